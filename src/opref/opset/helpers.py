@@ -1,0 +1,99 @@
+"""Arithmetic that several shape rules share: reading shape-giving values, divisibility,
+convolution/pooling output sizes and auto_pad, and the checks' error messages."""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ShapeInferenceError
+from ..shapes import Dimension, PartialShape, TensorInfo
+
+AUTO_PAD = ("explicit", "valid", "same_upper", "same_lower", "notset")
+
+
+def fail(op: str, message: str):
+    raise ShapeInferenceError(f"{op}: {message}")
+
+
+def check(cond: bool, op: str, message: str):
+    if not cond:
+        fail(op, message)
+
+
+def ints_of(info: TensorInfo | None) -> tuple[int, ...] | None:
+    """The value of a shape-giving input as a tuple of ints, or None when it is not known."""
+    if info is None or info.value is None:
+        return None
+    return tuple(int(v) for v in np.asarray(info.value).reshape(-1))
+
+
+def check_1d(op: str, name: str, info: TensorInfo, length: int | None = None):
+    """A shape-giving input must be 1-D (of `length` elements when given)."""
+    shape = info.shape
+    if shape.rank_is_static:
+        check(len(shape) == 1, op, f"input {name!r} must be 1-D, got shape {shape}")
+        if length is not None:
+            check(shape[0].compatible(length), op, f"input {name!r} must have {length} elements, got {shape[0]}")
+
+
+def rank_of(*infos: TensorInfo | None) -> int | None:
+    """The first known length among 1-D shape-giving inputs (their size gives the data rank)."""
+    for i in infos:
+        if i is None:
+            continue
+        v = ints_of(i)
+        if v is not None:
+            return len(v)
+        if i.shape.rank_is_static and len(i.shape) == 1 and i.shape[0].is_static:
+            return i.shape[0].lo
+    return None
+
+
+def divide(op: str, what: str, dim: Dimension, divisor: int) -> Dimension:
+    q = dim.divide(divisor)
+    if q is None:
+        fail(op, f"{what} {dim} must be a multiple of {divisor}")
+    return q
+
+
+def product(values: Sequence[int]) -> int:
+    return math.prod(int(v) for v in values)
+
+
+# --- convolution / pooling -------------------------------------------------------------------------
+def window_out(dim: Dimension, k: int, s: int, d: int, pb: int, pe: int) -> Dimension:
+    """floor((dim + pb + pe - d*(k-1) - 1) / s) + 1 over an interval of input lengths."""
+    eff = d * (k - 1) + 1
+
+    def one(n):
+        return (n + pb + pe - eff) // s + 1
+
+    lo = max(one(dim.lo), 0)
+    hi = None if dim.hi is None else max(one(dim.hi), 0)
+    return Dimension(lo, hi)
+
+
+def same_pads(n: int, k: int, s: int, d: int, upper: bool) -> tuple[int, int]:
+    """SAME padding for a static length: output ceil(n/s), the odd pixel at the end (upper)
+    or at the beginning (lower)."""
+    out = -(-n // s)
+    total = max((out - 1) * s + d * (k - 1) + 1 - n, 0)
+    small = total // 2
+    return (small, total - small) if upper else (total - small, small)
+
+
+def ceil_div(dim: Dimension, s: int) -> Dimension:
+    return Dimension(-(-dim.lo // s), None if dim.hi is None else -(-dim.hi // s))
+
+
+def resolve_pads(op, auto_pad, spatial: PartialShape, kernel, strides, dilations, pads_begin, pads_end):
+    """Per spatial axis (begin, end) pads, or None for an axis whose pads depend on an unknown
+    length (SAME on a dynamic dim)."""
+    if auto_pad == "valid":
+        return [(0, 0)] * len(kernel)
+    if auto_pad in ("same_upper", "same_lower"):
+        return [same_pads(dim.lo, k, s, d, auto_pad == "same_upper") if dim.is_static else None
+                for dim, k, s, d in zip(spatial, kernel, strides, dilations)]
+    return list(zip(pads_begin, pads_end))

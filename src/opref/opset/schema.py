@@ -1,0 +1,251 @@
+"""Operator schemas as data: frozen dataclasses, and the validation of a call against them.
+
+An `OpSchema` says everything opref knows about one op version except how to compute it: its
+attributes (kind, default, allowed values), its ports (type constraint, optional, variadic, whether
+the shape rule needs the port's value), its type constraints, and its shape rule. The IR reader,
+writer, CLI, docs and conformance generator read these facts from here and nowhere else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from ..errors import AttributeError_, InputError, ShapeInferenceError
+from ..shapes import PartialShape, TensorInfo
+from ..types import ELEMENT_TYPES
+
+
+# --- attribute kinds ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AttrKind:
+    """How an attribute's value looks in Python and in IR XML text ("1,2", "true", "f32")."""
+    name: str
+    coerce: Callable[[Any], Any] = field(repr=False)   # Python value -> canonical value
+    parse: Callable[[str], Any] = field(repr=False)    # IR text -> canonical value
+    format: Callable[[Any], str] = field(repr=False)   # canonical value -> IR text
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _bool(v):
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    raise TypeError("expected a bool")
+
+
+def _int(v):
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return int(v)
+    raise TypeError("expected an int")
+
+
+def _float(v):
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
+        return float(v)
+    raise TypeError("expected a number")
+
+
+def _str(v):
+    if isinstance(v, str):
+        return v
+    raise TypeError("expected a string")
+
+
+def _list_of(item):
+    def coerce(v):
+        if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+            raise TypeError("expected a list")
+        return tuple(item(x) for x in (v.tolist() if isinstance(v, np.ndarray) else v))
+    return coerce
+
+
+def _parse_bool(s):
+    t = s.strip().lower()
+    if t in ("true", "1"):
+        return True
+    if t in ("false", "0"):
+        return False
+    raise ValueError(f"{s!r} is not a bool (true/false)")
+
+
+def _parse_int(s):
+    return int(s.strip())
+
+
+def _parse_list(item):
+    def parse(s):
+        s = s.strip()
+        return () if s == "" else tuple(item(p) for p in s.split(","))
+    return parse
+
+
+def _element_type(v):
+    if isinstance(v, str) and v in ELEMENT_TYPES:
+        return v
+    raise TypeError(f"expected an element type name ({', '.join(ELEMENT_TYPES)})")
+
+
+def _fmt_float(x):
+    return repr(float(x))
+
+
+BOOL = AttrKind("bool", _bool, _parse_bool, lambda v: "true" if v else "false")
+INT = AttrKind("int", _int, _parse_int, str)
+FLOAT = AttrKind("float", _float, lambda s: float(s.strip()), _fmt_float)
+STRING = AttrKind("string", _str, lambda s: s, lambda v: v)
+INTS = AttrKind("ints", _list_of(_int), _parse_list(_parse_int), lambda v: ",".join(map(str, v)))
+FLOATS = AttrKind("floats", _list_of(_float), _parse_list(lambda p: float(p.strip())),
+                  lambda v: ",".join(map(_fmt_float, v)))
+STRINGS = AttrKind("strings", _list_of(_str), _parse_list(lambda p: p.strip()), lambda v: ",".join(v))
+ELEMENT_TYPE = AttrKind("element_type", _element_type, lambda s: _element_type(s.strip()), str)
+SHAPE = AttrKind("shape", lambda v: v if isinstance(v, PartialShape) else PartialShape(v),
+                 lambda s: PartialShape(s), lambda v: str(v)[1:-1] if v.rank_is_static else "...")
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED = _Required()
+
+
+@dataclass(frozen=True)
+class Attr:
+    name: str
+    type: AttrKind
+    default: Any = REQUIRED
+    allowed: tuple | None = None      # allowed values (enums), or None for any value of the kind
+    doc: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+@dataclass(frozen=True)
+class Port:
+    name: str
+    type_constraint: str              # a key of the schema's type_constraints, or an element type
+    optional: bool = False
+    variadic: bool = False            # the last input may repeat (Concat)
+    const: bool = False               # the shape rule needs this port's value (block_shape, ...)
+    doc: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class OpSchema:
+    name: str
+    version: int | None
+    category: str
+    inputs: tuple[Port, ...]
+    outputs: tuple[Port, ...]
+    attributes: tuple[Attr, ...] = ()
+    type_constraints: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    shape: Callable | None = None     # shape rule: (*input TensorInfos, **attrs) -> output shapes/infos
+    doc: str = ""
+    domain: str = ""                  # "" for OpenVINO ops, "tf" for the TensorFlow-semantics ops
+    body: Callable | None = None      # composite ops: (builder, *inputs, **attrs) -> outputs
+    opsets: tuple[str, ...] = ()      # filled in by the registry from the opset table
+
+    @property
+    def versioned_name(self) -> str:
+        if self.domain:
+            return f"{self.domain}.{self.name}"
+        return f"{self.name}-{self.version}"
+
+    def __repr__(self) -> str:
+        return f"<OpSchema {self.versioned_name}>"
+
+    def attr(self, name: str) -> Attr:
+        for a in self.attributes:
+            if a.name == name:
+                return a
+        raise AttributeError_(f"{self.versioned_name}: unknown attribute {name!r}")
+
+    # --- validation ---------------------------------------------------------------------------
+    def bind_attrs(self, attrs: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Attributes checked against the schema, defaults filled in, values in canonical form."""
+        attrs = dict(attrs or {})
+        known = {a.name for a in self.attributes}
+        unknown = sorted(set(attrs) - known)
+        if unknown:
+            raise AttributeError_(f"{self.versioned_name}: unknown attribute(s) {', '.join(unknown)}; "
+                                  f"expected {', '.join(sorted(known)) or 'none'}")
+        out = {}
+        for a in self.attributes:
+            if a.name not in attrs:
+                if a.required:
+                    raise AttributeError_(f"{self.versioned_name}: missing required attribute {a.name!r} ({a.type})")
+                out[a.name] = a.default
+                continue
+            v = attrs[a.name]
+            try:
+                v = a.type.coerce(v)
+            except (TypeError, ValueError) as e:
+                raise AttributeError_(f"{self.versioned_name}: attribute {a.name!r} must be of kind "
+                                      f"{a.type}, got {v!r} ({e})") from None
+            if a.allowed is not None and v not in a.allowed:
+                raise AttributeError_(f"{self.versioned_name}: attribute {a.name!r} = {v!r} is not one of "
+                                      f"{', '.join(map(repr, a.allowed))}")
+            out[a.name] = v
+        return out
+
+    def ports_for(self, n: int) -> list[Port]:
+        """The input ports that n given inputs fill, checking the count."""
+        ports = list(self.inputs)
+        lo = sum(1 for p in ports if not p.optional and not p.variadic) + sum(1 for p in ports if p.variadic)
+        variadic = bool(ports) and ports[-1].variadic
+        hi = None if variadic else len(ports)
+        if n < lo or (hi is not None and n > hi):
+            want = f"{lo}" if lo == hi else f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise InputError(f"{self.versioned_name}: expected {want} input(s) "
+                             f"({', '.join(p.name for p in ports)}), got {n}")
+        return ports[:n] if not variadic or n <= len(ports) else ports + [ports[-1]] * (n - len(ports))
+
+    def bind_types(self, element_types: list[str]) -> dict[str, str]:
+        """Checks the inputs' element types against the type constraints; returns T -> type."""
+        bound: dict[str, str] = {}
+        for port, et in zip(self.ports_for(len(element_types)), element_types):
+            if et is None:   # an absent optional input
+                continue
+            allowed = self.type_constraints.get(port.type_constraint, (port.type_constraint,))
+            if et not in allowed:
+                raise InputError(f"{self.versioned_name}: input {port.name!r} has element type {et}, "
+                                 f"expected one of {', '.join(allowed)} ({port.type_constraint})")
+            if port.type_constraint in self.type_constraints:
+                first = bound.setdefault(port.type_constraint, et)
+                if first != et:
+                    raise InputError(f"{self.versioned_name}: input {port.name!r} has element type {et}, but "
+                                     f"another {port.type_constraint} input has {first}; they must match")
+        return bound
+
+    def infer(self, inputs: list[TensorInfo | None], attrs: Mapping[str, Any] | None = None) -> list[TensorInfo]:
+        """Output TensorInfos of this op for the given input infos (bad input raises OprefError)."""
+        attrs = self.bind_attrs(attrs)
+        bound = self.bind_types([None if i is None else i.element_type for i in inputs])
+        if self.shape is None:
+            raise ShapeInferenceError(f"{self.versioned_name}: has no shape rule")
+        result = self.shape(*inputs, **attrs)
+        if not isinstance(result, (list, tuple)):
+            result = [result]
+        if len(result) != len(self.outputs):
+            raise ShapeInferenceError(f"{self.versioned_name}: shape rule gave {len(result)} outputs, "
+                                      f"schema declares {len(self.outputs)}")
+        out = []
+        for port, r in zip(self.outputs, result):
+            if isinstance(r, TensorInfo):
+                out.append(r)
+                continue
+            et = bound.get(port.type_constraint)
+            if et is None:
+                allowed = self.type_constraints.get(port.type_constraint, (port.type_constraint,))
+                et = allowed[0] if len(allowed) == 1 else None
+            if et is None:
+                raise ShapeInferenceError(f"{self.versioned_name}: cannot tell the element type of output "
+                                          f"{port.name!r} ({port.type_constraint})")
+            out.append(TensorInfo(et, r))
+        return out

@@ -1,0 +1,2 @@
+"""tf domain (filled in below)."""
+OPS = ()

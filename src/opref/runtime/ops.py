@@ -1,0 +1,89 @@
+"""Running and inferring one op: `run_op` and `infer_op` of the public API.
+
+A call is validated against the schema (attributes, input count and types), its output shapes are
+inferred from the concrete inputs (so every rejection of the shape rule also guards the kernel),
+and then the kernel runs. Composite ops (the `tf` domain) run their body, op by op, through the
+same path.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InputError, OprefError
+from ..opset import get_schema
+from ..opset.schema import OpSchema
+from ..shapes import PartialShape, TensorInfo
+from ..types import element_type
+from .kernels import KERNELS
+
+
+def _as_array(x, schema: OpSchema, port_name: str) -> np.ndarray:
+    try:
+        a = np.asarray(x)
+        element_type(a)
+    except (OprefError, TypeError, ValueError) as e:
+        raise InputError(f"{schema.versioned_name}: input {port_name!r} is not a tensor of a supported "
+                         f"element type ({e})") from None
+    return a
+
+
+def _as_info(x, schema: OpSchema, port) -> TensorInfo | None:
+    if x is None:
+        return None
+    if isinstance(x, TensorInfo):
+        return x
+    if isinstance(x, PartialShape):
+        raise InputError(f"{schema.versioned_name}: input {port.name!r} is a shape; pass "
+                         f"opref.TensorInfo(element_type, shape)")
+    return TensorInfo.of_array(_as_array(x, schema, port.name))
+
+
+def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list[TensorInfo]:
+    """Output TensorInfos of one op. Inputs are TensorInfos (shape and type only) or arrays
+    (type, shape and value known: used by shape-giving inputs)."""
+    schema = get_schema(op)
+    ports = schema.ports_for(len(inputs))
+    return schema.infer([_as_info(x, schema, p) for x, p in zip(inputs, ports)], attrs)
+
+
+def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list[np.ndarray]:
+    """Computes one op on NumPy arrays; returns one array per output."""
+    schema = get_schema(op)
+    ports = schema.ports_for(len(inputs))
+    arrays = [None if x is None else _as_array(x, schema, p.name) for x, p in zip(inputs, ports)]
+    bound = schema.bind_attrs(attrs)
+    infos = schema.infer([None if a is None else TensorInfo.of_array(a) for a in arrays], bound)
+    if schema.body is not None:
+        outs = schema.body(Eager(), *arrays, **bound)
+    else:
+        kernel = KERNELS.get(schema.versioned_name)
+        if kernel is None:
+            raise OprefError(f"{schema.versioned_name}: no kernel is registered")
+        outs = kernel(*arrays, **bound)
+    outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+    result = []
+    for port, info, out in zip(schema.outputs, infos, outs):
+        out = np.asarray(out)
+        want = element_type(info.element_type).dtype
+        if out.dtype != want and not (want.kind == "U" and out.dtype.kind in "UOT"):
+            out = out.astype(want)
+        # The kernel and the shape rule are two readings of one spec: they must agree.
+        if not info.shape.compatible(out.shape):
+            raise AssertionError(f"{schema.versioned_name}: kernel output {port.name!r} has shape "
+                                 f"{list(out.shape)}, shape rule says {info.shape}")
+        result.append(out)
+    return result
+
+
+class Eager:
+    """Runs a composite op's body op by op on NumPy arrays."""
+
+    @staticmethod
+    def op(name: str, *inputs, **attrs) -> np.ndarray:
+        return run_op(name, inputs, attrs)[0]
+
+    @staticmethod
+    def const(value, dtype=np.int64) -> np.ndarray:
+        return np.asarray(value, dtype=dtype)
