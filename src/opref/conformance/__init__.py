@@ -1,0 +1,1 @@
+"""Generating and running conformance tests."""

@@ -1,0 +1,66 @@
+"""The case tables: sampled inputs and attributes per op version, declared once per category and
+used both by the test suite and by the conformance command.
+
+A `Case` runs an op on concrete arrays (values are checked against the oracles); a `ShapeCase`
+infers an op on partial shapes and/or known values (shapes are checked against OpenVINO's shape
+inference). Tables are built from a fixed seed, so case ids are stable.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...shapes import TensorInfo
+
+
+@dataclass(frozen=True)
+class Case:
+    op: str                            # versioned name, e.g. "Col2Im-15"
+    id: str                            # stable, unique within the op
+    inputs: tuple                      # numpy arrays, one per input port
+    attrs: dict = field(default_factory=dict)
+    openvino: str | None = None        # why OpenVINO's CPU runtime is not asked, or disagrees (kept, marked)
+    error: str | None = None           # expected OprefError message substring (an error case)
+
+    @property
+    def name(self) -> str:
+        return f"{self.op}:{self.id}"
+
+
+@dataclass(frozen=True)
+class ShapeCase:
+    op: str
+    id: str
+    inputs: tuple                      # TensorInfo (value optional) per input port
+    attrs: dict = field(default_factory=dict)
+    openvino: str | None = None        # why OpenVINO's shape inference is not followed here (spec wins)
+
+    @property
+    def name(self) -> str:
+        return f"{self.op}:{self.id}"
+
+
+def info(element_type: str, shape, value=None) -> TensorInfo:
+    return TensorInfo(element_type, shape, None if value is None else np.asarray(value))
+
+
+def _modules():
+    from . import convolution, movement, shape, tf
+    return (movement, convolution, shape, tf)
+
+
+@functools.cache
+def all_cases() -> tuple[Case, ...]:
+    return tuple(c for m in _modules() for c in m.cases())
+
+
+@functools.cache
+def all_shape_cases() -> tuple[ShapeCase, ...]:
+    return tuple(c for m in _modules() for c in m.shape_cases())
+
+
+def cases_for(op: str) -> list[Case]:
+    return [c for c in all_cases() if c.op == op]

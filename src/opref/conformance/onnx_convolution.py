@@ -1,0 +1,2 @@
+"""ONNX equivalents of the convolution ops (filled in with the convolution work)."""
+EXPORTS = {}

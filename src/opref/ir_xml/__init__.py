@@ -1,0 +1,1 @@
+"""OpenVINO IR XML <-> opref."""
