@@ -2,7 +2,8 @@
 
 Every op is handed to OpenVINO through the IR that opref writes for it (no per-op builder code),
 compiled on CPU with f32 inference precision (the CPU plugin otherwise computes in bf16 where the
-machine supports it)."""
+machine supports it). Tensors cross the boundary as raw bytes with an explicit element type, so
+bf16, f8 and packed sub-byte types mean the same thing on both sides."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,6 +12,7 @@ import openvino as ov
 import opref
 from opref.ir_xml.writer import op_model
 from opref.shapes import TensorInfo
+from opref.types import element_type, element_type_of, pack, unpack
 
 _CORE = ov.Core()
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
@@ -21,27 +23,97 @@ def _read(op, infos, attrs):
     return _CORE.read_model(model=xml, weights=ov.Tensor(np.frombuffer(weights or b"\0", np.uint8)))
 
 
-def ov_infer(op, inputs, attrs=None) -> list[str]:
-    """OpenVINO's inferred output shapes (as strings) and element types, or raises RuntimeError."""
+def to_ov(x: np.ndarray) -> ov.Tensor:
+    et = element_type(x)
+    if et.name == "string":
+        return ov.Tensor(np.asarray(x, dtype=str))
+    raw = np.frombuffer(pack(x, et), np.uint8).copy()
+    return ov.Tensor(raw, list(x.shape), getattr(ov.Type, et.name))
+
+
+def from_ov(t: ov.Tensor) -> np.ndarray:
+    name = t.get_element_type().get_type_name()
+    if name == "string":
+        return np.asarray(t.str_data)
+    shape = tuple(t.get_shape())
+    count = int(np.prod(shape, dtype=np.int64))
+    raw = np.ascontiguousarray(t.data).reshape(-1).view(np.uint8)[:t.byte_size].tobytes() if count else b""
+    return np.array(unpack(raw, name, count)).reshape(shape)
+
+
+def ov_infer(op, inputs, attrs=None) -> list[tuple[str, str]]:
+    """OpenVINO's inferred output shapes (as strings) and element types; raises where OpenVINO does."""
     infos = [x if isinstance(x, TensorInfo) else TensorInfo.of_array(x) for x in inputs]
     model = _read(op, infos, attrs)
     return [(str(o.get_partial_shape()).replace(" ", ""), o.get_element_type().get_type_name())
             for o in model.outputs]
 
 
-def ov_run(op, inputs, attrs=None, const_ports=()):
-    """OpenVINO CPU's outputs: inputs on `const_ports` (indices) become Consts, the rest Parameters."""
+def ov_run(op, inputs, attrs=None):
+    """OpenVINO CPU's outputs: inputs on ports the schema marks `const` become Consts, the rest
+    Parameters."""
     schema = opref.get_schema(op)
-    infos = []
-    feeds = []
-    for i, (port, x) in enumerate(zip(schema.ports_for(len(inputs)), inputs)):
+    infos, feeds = [], []
+    for port, x in zip(schema.ports_for(len(inputs)), inputs):
         x = np.asarray(x)
-        if port.const or i in const_ports:
+        if port.const:
             infos.append(TensorInfo.of_array(x))
         else:
-            infos.append(TensorInfo(opref.types.element_type_of(x), list(x.shape)))
-            feeds.append(x)
+            infos.append(TensorInfo(element_type_of(x), list(x.shape)))
+            feeds.append(to_ov(x))
     model = _read(op, infos, attrs)
     compiled = _CORE.compile_model(model, "CPU", CPU_CONFIG)
-    res = compiled(feeds)
-    return [np.asarray(res[o]) for o in compiled.outputs]
+    request = compiled.create_infer_request()
+    for i, t in enumerate(feeds):
+        request.set_input_tensor(i, t)
+    request.infer()
+    return [from_ov(request.get_output_tensor(i)) for i in range(len(compiled.outputs))]
+
+
+def ov_evaluate(op, inputs, attrs=None):
+    """OpenVINO's reference implementation (`Node.evaluate` of the core op), for cases where the
+    CPU plugin is not a faithful oracle (string tensors, ...)."""
+    schema = opref.get_schema(op)
+    arrays = [np.asarray(x) for x in inputs]
+    infos = [TensorInfo.of_array(x) if p.const else TensorInfo(element_type_of(x), list(x.shape))
+             for p, x in zip(schema.ports_for(len(arrays)), arrays)]
+    model = _read(op, infos, attrs)
+    node = next(n for n in model.get_ordered_ops() if n.get_type_name() not in ("Parameter", "Constant", "Result"))
+    outs = [ov.Tensor(node.get_output_element_type(i), node.get_output_partial_shape(i).to_shape())
+            for i in range(node.get_output_size())]
+    if not node.evaluate(outs, [to_ov(x) for x in arrays]):
+        raise RuntimeError(f"OpenVINO has no reference evaluate for {op} on these types")
+    return [from_ov(t) for t in outs]
+
+
+# --- TensorFlow ------------------------------------------------------------------------------------
+def _tf():
+    import tensorflow as tf
+    return tf
+
+
+def _space_to_batch(data, block_shape, pads_begin, pads_end):
+    # OpenVINO's SpaceToBatch-2 with block_shape[0] == 1 is TensorFlow's with M = rank - 1
+    return _tf().space_to_batch_nd(data, block_shape[1:], np.stack([pads_begin[1:], pads_end[1:]], 1))
+
+
+def _batch_to_space(data, block_shape, crops_begin, crops_end):
+    return _tf().batch_to_space(data, block_shape[1:], np.stack([crops_begin[1:], crops_end[1:]], 1))
+
+
+TF_EQUIVALENTS = {"SpaceToBatch-2": _space_to_batch, "BatchToSpace-2": _batch_to_space}
+
+
+def tf_run(op, inputs, attrs=None):
+    """TensorFlow's result: tf-domain ops by their own name in tf.raw_ops (ports and attributes
+    carry TensorFlow's names), OpenVINO ops through TF_EQUIVALENTS."""
+    schema = opref.get_schema(op)
+    attrs = schema.bind_attrs(attrs)
+    arrays = [np.asarray(x) for x in inputs]
+    if schema.domain == "tf":
+        named = {p.name: a for p, a in zip(schema.inputs, arrays)}
+        out = getattr(_tf().raw_ops, schema.name)(**named, **{k: list(v) if isinstance(v, tuple) else v
+                                                               for k, v in attrs.items()})
+    else:
+        out = TF_EQUIVALENTS[op](*arrays, **attrs)
+    return [np.asarray(out)]

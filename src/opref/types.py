@@ -105,3 +105,42 @@ def accumulator_dtype(dtype) -> np.dtype:
     if t.is_float and t.bits < 32:
         return np.dtype(np.float32)
     return t.dtype
+
+
+def pack(array, et) -> bytes:
+    """The bytes OpenVINO stores for `array` as element type `et`: sub-byte types packed (u4/i4/nf4
+    two per byte, low nibble first; u1 eight per byte, most significant bit first)."""
+    t = element_type(et)
+    a = np.ascontiguousarray(np.asarray(array).astype(t.dtype, copy=False)).reshape(-1)
+    if t.bits == 4:
+        nib = a.view(np.uint8) & 0x0F
+        if nib.size % 2:
+            nib = np.append(nib, np.uint8(0))
+        return (nib[0::2] | (nib[1::2] << 4)).astype(np.uint8).tobytes()
+    if t.bits == 1:
+        return np.packbits(a.astype(bool)).tobytes()
+    if t.name == "string":
+        raise OprefError("string tensors have no fixed-size packing")
+    return a.tobytes()
+
+
+def packed_size(et, count: int) -> int:
+    """Bytes needed for `count` elements of type `et` (Python ints: never wraps)."""
+    bits = element_type(et).bits
+    return (count * bits + 7) // 8
+
+
+def unpack(buffer, et, count: int) -> np.ndarray:
+    """Inverse of `pack`: a flat array of `count` elements (no copy for byte-sized types)."""
+    t = element_type(et)
+    raw = np.frombuffer(buffer, dtype=np.uint8, count=packed_size(t, count))
+    if t.bits == 4:
+        nib = np.empty(raw.size * 2, dtype=np.uint8)
+        nib[0::2], nib[1::2] = raw & 0x0F, raw >> 4
+        nib = nib[:count]
+        if t.is_signed:
+            return (nib.astype(np.int8) - ((nib & 0x8).astype(np.int8) << 1)).astype(t.dtype)
+        return nib.astype(t.dtype)
+    if t.bits == 1:
+        return np.unpackbits(raw)[:count].astype(t.dtype)
+    return np.frombuffer(buffer, dtype=t.dtype, count=count)

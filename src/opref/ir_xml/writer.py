@@ -13,7 +13,7 @@ from lxml import etree
 
 from ..opset import get_schema
 from ..shapes import PartialShape, TensorInfo
-from ..types import element_type
+from ..types import element_type, pack
 from .spelling import ir_type_version
 
 
@@ -42,11 +42,12 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     for port, info in zip(ports, inputs):
         et = element_type(info.element_type)
         if info.value is not None:
-            value = np.ascontiguousarray(np.asarray(info.value, dtype=et.dtype))
+            value = np.asarray(info.value)
+            blob = pack(value, et)
             layer = etree.SubElement(layers, "layer", id=str(lid), name=port.name, type="Const", version="opset1")
             etree.SubElement(layer, "data", element_type=et.name, shape=", ".join(map(str, value.shape)),
-                             offset=str(len(weights)), size=str(value.nbytes))
-            weights += value.tobytes()
+                             offset=str(len(weights)), size=str(len(blob)))
+            weights += blob
         else:
             layer = etree.SubElement(layers, "layer", id=str(lid), name=port.name, type="Parameter",
                                      version="opset1")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..shapes import Dimension, PartialShape
 from ..types import ALL, IDX, NUMERIC_BYTES
-from .helpers import check, check_1d, divide, fail, ints_of, product, rank_of
+from .helpers import check, check_1d, divide, ints_of, product, rank_of
 from .schema import INT, INTS, STRING, Attr, OpSchema, Port
 
 T_INT = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
@@ -176,7 +176,8 @@ def col2im_shape(data, output_size, kernel_size, *, strides, dilations, pads_beg
     if kernel is not None:
         check(all(v > 0 for v in kernel), op, f"kernel_size values must be > 0, got {list(kernel)}")
     *batch, ckk, length = shape
-    channels = Dimension() if kernel is None else divide(
+    # OpenVINO divides only a static C*kh*kw; an interval gives an unknown channel count.
+    channels = Dimension() if kernel is None or not ckk.is_static else divide(
         op, "data dimension C*kernel_size[0]*kernel_size[1]", ckk, product(kernel))
     if size is not None and kernel is not None:
         blocks = [col2im_blocks(*a) for a in zip(size, kernel, strides, dilations, pads_begin, pads_end)]
@@ -209,12 +210,9 @@ def transpose_shape(data, input_order):
           f"input_order must be 1-D, got {input_order.shape}")
     order = ints_of(input_order)
     shape = data.shape
-    if order is None:
-        if shape.rank_is_static:
-            return PartialShape.dynamic(len(shape))
-        n = rank_of(input_order)
-        return PartialShape.dynamic(n)
-    if not shape.rank_is_static:
+    if order is None:                        # (OpenVINO does not take the rank from the order's length)
+        return PartialShape.dynamic(len(shape) if shape.rank_is_static else None)
+    if not shape.rank_is_static:             # a non-empty order gives the rank
         return PartialShape.dynamic(len(order)) if order else PartialShape.dynamic()
     if len(order) == 0:                       # empty order reverses the axes
         return PartialShape(list(shape)[::-1])

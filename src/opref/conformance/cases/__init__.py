@@ -24,6 +24,11 @@ class Case:
     attrs: dict = field(default_factory=dict)
     openvino: str | None = None        # why OpenVINO's CPU runtime is not asked, or disagrees (kept, marked)
     error: str | None = None           # expected OprefError message substring (an error case)
+    exact: bool | None = None          # bit-exact comparison; None: exact for movement/shape ops
+    # With `openvino` (why OpenVINO's CPU plugin is not asked as is):
+    oracle_cast: dict = field(default_factory=dict)   # port -> lossless widening (f8 data via f32, ...)
+    oracle: str = "openvino"          # or "reference" (OpenVINO's `evaluate`), or "tensorflow"
+    tolerance: str | None = None                      # compare at this element type's tolerance
 
     @property
     def name(self) -> str:
@@ -37,6 +42,7 @@ class ShapeCase:
     inputs: tuple                      # TensorInfo (value optional) per input port
     attrs: dict = field(default_factory=dict)
     openvino: str | None = None        # why OpenVINO's shape inference is not followed here (spec wins)
+    expected: str | None = None        # with `openvino`: the spec's output shape; None: the spec rejects
 
     @property
     def name(self) -> str:

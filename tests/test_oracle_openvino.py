@@ -1,0 +1,82 @@
+"""Every case of the case tables against OpenVINO: values on the CPU runtime (or, where a case
+says why the CPU plugin is not faithful, OpenVINO's reference `evaluate`), shapes through
+OpenVINO's own shape inference (via the IR opref writes). Shape cases where the spec and OpenVINO
+disagree are kept and marked: there opref follows the spec and the test asserts that."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import opref
+from opref.types import element_type, element_type_of
+from opref.conformance.cases import all_cases, all_shape_cases
+from opref.conformance.compare import EXACT_CATEGORIES, mismatch
+from oracles import ov_evaluate, ov_infer, ov_run, tf_run
+
+VALUE_CASES = [c for c in all_cases() if c.error is None]
+ERROR_CASES = [c for c in all_cases() if c.error is not None]
+
+
+def cast(x, et):
+    """x widened losslessly to `et`; "codes" replaces values by 1 + their index among the distinct
+    values (0 stays free for the padding a movement op may insert)."""
+    if et == "codes":
+        return np.unique(x, return_inverse=True)[1].reshape(x.shape).astype(np.int32) + 1
+    return x if et is None else np.asarray(x).astype(element_type(et).dtype)
+
+
+def _reduction_scale(case) -> float:
+    """Computed outputs sum many products: tolerance grows with the magnitude of the terms."""
+    x = [np.abs(np.asarray(a, dtype=np.float64)).max(initial=1.0) for a in case.inputs[:2]
+         if np.asarray(a).dtype.kind not in "UOb"]
+    return float(np.prod(x)) if x else 1.0
+
+
+@pytest.mark.parametrize("case", VALUE_CASES, ids=lambda c: c.name)
+def test_values_match_openvino(case):
+    expected = opref.run_op(case.op, case.inputs, case.attrs)
+    # Where the CPU plugin is not faithful (the case says why), it is asked with losslessly widened
+    # inputs, or OpenVINO's reference code is asked.
+    inputs = [cast(x, case.oracle_cast.get(i)) for i, x in enumerate(case.inputs)]
+    oracle = {"openvino": ov_run, "reference": ov_evaluate, "tensorflow": tf_run}[case.oracle]
+    got = oracle(case.op, inputs, case.attrs)
+    if case.oracle_cast.get(0) == "codes":   # data moved as codes: 1 + index into its distinct values
+        values = np.concatenate([np.zeros(1, case.inputs[0].dtype), np.unique(case.inputs[0])])
+        got = [values[np.asarray(y).astype(np.int64)] for y in got]
+    got = [cast(y, element_type_of(e)) for y, e in zip(got, expected)]
+    exact = case.exact if case.exact is not None else opref.get_schema(case.op).category in EXACT_CATEGORIES
+    for k, (e, g) in enumerate(zip(expected, got)):
+        problem = mismatch(e, g, exact=exact, scale=_reduction_scale(case), tolerance=case.tolerance)
+        assert problem is None, f"{case.name} output {k}: OpenVINO gives {problem}"
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=lambda c: c.name)
+def test_error_cases_are_rejected(case):
+    with pytest.raises(opref.OprefError, match=re.escape(case.error)):
+        opref.run_op(case.op, case.inputs, case.attrs)
+
+
+@pytest.mark.parametrize("case", all_shape_cases(), ids=lambda c: c.name)
+def test_shapes_match_openvino(case):
+    try:
+        ours = [(str(i.shape), i.element_type) for i in opref.infer_op(case.op, case.inputs, case.attrs)]
+    except opref.OprefError as e:
+        ours = e
+    try:
+        theirs = ov_infer(case.op, case.inputs, case.attrs)
+    except Exception as e:  # OpenVINO raises RuntimeError subclasses from read_model
+        theirs = e
+    if case.openvino:   # OpenVINO is not followed here; the case carries the spec's answer
+        if case.expected is None:
+            assert isinstance(ours, opref.OprefError), f"{case.name}: the spec rejects this ({case.openvino})"
+        else:
+            assert [s for s, _ in ours] == [case.expected], f"{case.name}: spec gives {case.expected} ({case.openvino})"
+        return
+    if isinstance(theirs, Exception):
+        assert isinstance(ours, opref.OprefError), \
+            f"{case.name}: OpenVINO rejects ({str(theirs).splitlines()[0][:200]}), opref gives {ours}"
+    else:
+        assert not isinstance(ours, Exception), f"{case.name}: opref rejects ({ours}), OpenVINO gives {theirs}"
+        assert ours == theirs, f"{case.name}: opref {ours}, OpenVINO {theirs}"
