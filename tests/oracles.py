@@ -101,6 +101,29 @@ def _batch_to_space(data, block_shape, crops_begin, crops_end):
     return _tf().batch_to_space(data, block_shape[1:], np.stack([crops_begin[1:], crops_end[1:]], 1))
 
 
+def _vect_c_to_nhwc(x):       # [N, C/4, H, W, 4] -> [N, H, W, C]
+    n, c4, h, w, _ = x.shape
+    return x.transpose(0, 2, 3, 1, 4).reshape(n, h, w, c4 * 4)
+
+
+def _nhwc_to_vect_c(y):
+    n, h, w, c = y.shape
+    return y.reshape(n, h, w, c // 4, 4).transpose(0, 3, 1, 2, 4)
+
+
+_LAYOUTS = {"NHWC": (lambda x: x, lambda y: y),
+            "NCHW": (lambda x: x.transpose(0, 2, 3, 1), lambda y: y.transpose(0, 3, 1, 2)),
+            "NCHW_VECT_C": (_vect_c_to_nhwc, _nhwc_to_vect_c)}
+
+def _depthwise(input, filter, strides, padding, data_format, dilations):
+    # tf.raw_ops.DepthwiseConv2dNative has no CPU kernel for dilations; tf.nn's wrapper computes
+    # them through SpaceToBatchND, with the op's own semantics.
+    return _tf().nn.depthwise_conv2d(input, filter, strides, padding, data_format=data_format,
+                                     dilations=dilations[1:3])
+
+
+TF_FUNCTIONS = {"DepthwiseConv2dNative": _depthwise}
+
 TF_EQUIVALENTS = {"SpaceToBatch-2": _space_to_batch, "BatchToSpace-2": _batch_to_space}
 
 
@@ -111,9 +134,19 @@ def tf_run(op, inputs, attrs=None):
     attrs = schema.bind_attrs(attrs)
     arrays = [np.asarray(x) for x in inputs]
     if schema.domain == "tf":
+        # TensorFlow's CPU kernels take NHWC only: other layouts go through NHWC and back.
+        fmt = attrs.get("data_format", "NHWC")
+        to_nhwc, back = _LAYOUTS[fmt]
+        if fmt != "NHWC":
+            arrays[0] = to_nhwc(arrays[0])
+            attrs = {**attrs, "data_format": "NHWC"}
+            for k in ("strides", "dilations"):
+                if k in attrs:
+                    attrs[k] = tuple(np.asarray(attrs[k])[[0, 2, 3, 1]])
         named = {p.name: a for p, a in zip(schema.inputs, arrays)}
-        out = getattr(_tf().raw_ops, schema.name)(**named, **{k: list(v) if isinstance(v, tuple) else v
-                                                               for k, v in attrs.items()})
+        fn = TF_FUNCTIONS.get(schema.name) or getattr(_tf().raw_ops, schema.name)
+        out = fn(**named, **{k: list(v) if isinstance(v, tuple) else v for k, v in attrs.items()})
+        out = back(np.asarray(out))
     else:
         out = TF_EQUIVALENTS[op](*arrays, **attrs)
     return [np.asarray(out)]

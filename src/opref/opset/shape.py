@@ -43,8 +43,11 @@ def reshape_shape(data, target_shape, *, special_zero):
             out.append(Dimension(v, v))
     if not shape.rank_is_static:
         return PartialShape([Dimension() if d is None else d for d in out])
-    total = _product(shape)
-    known = _product(d for d in out if d is not None)
+    # Dims copied by a 0 stand on both sides and cancel (as OpenVINO does), which keeps -1 exact
+    # when they are dynamic.
+    copied = {i for i, v in enumerate(pattern) if v == 0 and special_zero}
+    total = _product(d for i, d in enumerate(shape) if i not in copied)
+    known = _product(d for i, d in enumerate(out) if d is not None and i not in copied)
     if None in out:
         if known.is_static and known.lo == 0:
             check(total.contains(0), op, f"cannot infer -1 of {list(pattern)}: other dims multiply to 0, "
