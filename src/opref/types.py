@@ -85,7 +85,7 @@ def element_type(x) -> ElementType:
             raise OprefError(f"unknown element type {x!r}; expected one of {', '.join(ELEMENT_TYPES)}")
         return t
     dtype = x.dtype if hasattr(x, "dtype") else np.dtype(x)
-    if dtype.kind in "UOT":
+    if dtype.kind in "UT":          # numpy str_ / StringDType; object arrays are not tensors
         return ELEMENT_TYPES["string"]
     t = _BY_DTYPE.get(dtype)
     if t is None:

@@ -67,7 +67,7 @@ def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list
     for port, info, out in zip(schema.outputs, infos, outs):
         out = np.asarray(out)
         want = element_type(info.element_type).dtype
-        if out.dtype != want and not (want.kind == "U" and out.dtype.kind in "UOT"):
+        if out.dtype != want and not (want.kind == "U" and out.dtype.kind in "UT"):
             out = out.astype(want)
         # The kernel and the shape rule are two readings of one spec: they must agree.
         if not info.shape.compatible(out.shape):

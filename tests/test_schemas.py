@@ -1,0 +1,119 @@
+"""The registry keeps everyone honest: every schema has a kernel (or a composite body), every kernel
+a schema, every schema conformance cases; signatures match the schemas; opset membership comes from
+the opset table; validation errors name the op and the attribute or port."""
+from __future__ import annotations
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+import opref
+from opref.conformance.cases import all_cases, all_shape_cases
+from opref.opset import opset_table
+from opref.runtime.kernels import KERNELS
+
+SCHEMAS = opref.list_schemas()
+# The op versions issue 2 delivers; later issues grow this set towards all of opsets.csv.
+FOUNDATION = {"SpaceToBatch-2", "BatchToSpace-2", "DepthToSpace-1", "SpaceToDepth-1", "Col2Im-15",
+              "Convolution-1", "GroupConvolution-1", "Transpose-1", "Reshape-1"}
+
+
+def test_foundation_ops_are_registered():
+    assert FOUNDATION <= {s.versioned_name for s in SCHEMAS}
+
+
+def test_every_schema_has_a_kernel_or_body_and_every_kernel_a_schema():
+    names = {s.versioned_name for s in SCHEMAS}
+    assert {s.versioned_name for s in SCHEMAS if s.body is None} == set(KERNELS)
+    assert set(KERNELS) <= names
+
+
+def test_every_schema_has_value_and_shape_cases():
+    with_cases = {c.op for c in all_cases() if c.error is None}
+    with_shapes = {c.op for c in all_shape_cases()}
+    for s in SCHEMAS:
+        assert s.versioned_name in with_cases, f"{s.versioned_name} has no value cases"
+        assert s.versioned_name in with_shapes, f"{s.versioned_name} has no shape cases"
+        assert sum(c.op == s.versioned_name for c in all_cases()) >= 100, s.versioned_name
+
+
+def test_case_ids_are_unique():
+    names = [c.name for c in all_cases()] + [c.name for c in all_shape_cases()]
+    assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: s.versioned_name)
+def test_signatures_are_the_schema(schema):
+    """Shape rules, kernels and bodies take the port names positionally and the attributes by keyword."""
+    ports = [p.name for p in schema.inputs]
+    attrs = sorted(a.name for a in schema.attributes)
+    fns = [schema.shape] + ([KERNELS[schema.versioned_name]] if schema.body is None else [schema.body])
+    for fn in fns:
+        params = list(inspect.signature(fn).parameters.values())
+        if fn is schema.body:
+            params = params[1:]                                   # the builder
+        positional = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+        keyword = sorted(p.name for p in params if p.kind is p.KEYWORD_ONLY)
+        assert positional == ports, f"{fn.__qualname__}: inputs {positional}, schema {ports}"
+        assert keyword == attrs, f"{fn.__qualname__}: attributes {keyword}, schema {attrs}"
+
+
+@pytest.mark.parametrize("schema", [s for s in SCHEMAS if not s.domain], ids=lambda s: s.versioned_name)
+def test_opsets_come_from_the_table(schema):
+    entry = opset_table()[schema.versioned_name]
+    assert schema.opsets == entry.opsets
+    assert schema.category == {"data movement": "movement"}.get(entry.category, entry.category)
+
+
+def test_list_schemas_by_opset_and_domain():
+    assert [s.versioned_name for s in opref.list_schemas(opset="opset1")] == \
+        ["Convolution-1", "DepthToSpace-1", "GroupConvolution-1", "Reshape-1", "SpaceToDepth-1", "Transpose-1"]
+    assert "Col2Im-15" in [s.versioned_name for s in opref.list_schemas(opset="opset15")]
+    assert "Col2Im-15" not in [s.versioned_name for s in opref.list_schemas(opset="opset14")]
+    assert [s.versioned_name for s in opref.list_schemas(domain="tf")] == \
+        ["tf.BatchToSpaceND", "tf.DepthToSpace", "tf.DepthwiseConv2dNative", "tf.SpaceToBatchND"]
+    names = [s.versioned_name for s in SCHEMAS]
+    assert names == sorted(names)
+
+
+def test_schema_public_fields():
+    s = opref.get_schema("Col2Im-15")
+    assert (s.name, s.version, s.versioned_name, s.category) == ("Col2Im", 15, "Col2Im-15", "movement")
+    assert opref.get_schema("Col2Im", 15) is s
+    assert [a.name for a in s.attributes] == ["strides", "dilations", "pads_begin", "pads_end"]
+    assert s.attributes[0].default == (1, 1) and not s.attributes[0].required
+    assert [p.name for p in s.inputs] == ["data", "output_size", "kernel_size"]
+    assert s.type_constraints["T_IDX"] == ("i32", "i64")
+    assert s.opsets == ("opset15", "opset16")
+    t = opref.get_schema("tf.DepthToSpace")
+    assert (t.versioned_name, t.version, t.attr("data_format").default) == ("tf.DepthToSpace", None, "NHWC")
+
+
+X = np.zeros((1, 8, 2, 2), np.float32)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: opref.get_schema("Col2Im-99"), "unknown op 'Col2Im-99'; known versions: Col2Im-15"),
+    (lambda: opref.run_op("DepthToSpace-1", [X], {"block_size": 2, "mode": "blocks_first", "axis": 1}),
+     "DepthToSpace-1: unknown attribute(s) axis"),
+    (lambda: opref.run_op("DepthToSpace-1", [X], {"block_size": 2}), "DepthToSpace-1: missing required attribute 'mode'"),
+    (lambda: opref.run_op("DepthToSpace-1", [X], {"block_size": "2", "mode": "blocks_first"}),
+     "DepthToSpace-1: attribute 'block_size' must be of kind int"),
+    (lambda: opref.run_op("DepthToSpace-1", [X], {"block_size": True, "mode": "blocks_first"}),
+     "attribute 'block_size' must be of kind int"),
+    (lambda: opref.run_op("DepthToSpace-1", [X], {"block_size": 2, "mode": "DCR"}), "'mode' = 'DCR' is not one of"),
+    (lambda: opref.run_op("DepthToSpace-1", [X, X], {"block_size": 2, "mode": "blocks_first"}),
+     "DepthToSpace-1: expected 1 input(s) (data), got 2"),
+    (lambda: opref.run_op("Col2Im-15", [X[0], np.array([2.0, 2.0]), np.array([1, 1])]),
+     "input 'output_size' has element type f64, expected one of i32, i64 (T_IDX)"),
+    (lambda: opref.run_op("Col2Im-15", [X[0], np.array([2, 2], np.int32), np.array([1, 1])]),
+     "input 'kernel_size' has element type i64, but another T_IDX input has i32"),
+    (lambda: opref.run_op("Col2Im-15", [X[0], np.array([2, 2]), np.array([1, 1])], {"strides": [1, 1, 1]}),
+     "attribute 'strides' must have 2 elements"),
+    (lambda: opref.run_op("Transpose-1", [np.array([object()]), np.array([0])]), "is not a tensor of a supported"),
+])
+def test_validation_errors_name_op_and_attribute(call, match):
+    with pytest.raises(opref.OprefError, match=re.escape(match)):
+        call()
