@@ -206,7 +206,6 @@ def _direct(case) -> np.ndarray:
     t = element_type(x.dtype)
     exact = object if not t.is_float else np.float64
     xp = np.pad(x.astype(np.float64).astype(exact) if t.is_float else x.astype(object), [(0, 0)] * 2 + pads)
-    wx = w.astype(exact)
     out_sp = [(xp.shape[2 + i] - max((k[i] - 1) * d[i] + 1, 1)) // s[i] + 1 for i in range(n)]
     xg = xp.reshape((x.shape[0], g, c) + xp.shape[2:])
     out = np.zeros((x.shape[0], g, m) + tuple(out_sp), dtype=exact)

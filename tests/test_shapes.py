@@ -1,8 +1,6 @@
 """Dimensions and partial shapes: parsing, printing and interval arithmetic, against OpenVINO's own."""
 from __future__ import annotations
 
-import itertools
-
 import openvino as ov
 import pytest
 

@@ -25,7 +25,6 @@ class OnnxOp:
 
 
 def onnx_model(op: OnnxOp):
-    from onnx import TensorProto, helper, numpy_helper  # noqa: F401  (optional dependency)
     from onnx.helper import make_graph, make_model, make_node, make_opsetid, make_tensor_value_info
     from onnx.helper import np_dtype_to_tensor_dtype
 

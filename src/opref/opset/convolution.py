@@ -15,7 +15,7 @@ from .schema import INTS, STRING, Attr, OpSchema, Port
 
 # The spec's four padding modes. OpenVINO's enum also parses "notset" (which then behaves as
 # explicit), but the spec does not allow it and OpenVINO never writes it.
-CONV_AUTO_PAD = tuple(p for p in AUTO_PAD if p != "notset")
+CONV_AUTO_PAD = AUTO_PAD
 
 # "Any numeric type" (OpenVINO: is_real() or is_integral_number()), except u1: it shares NumPy's
 # uint8 with u8, so a kernel could not tell which modulus its sums wrap to.

@@ -8,9 +8,10 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ShapeInferenceError
-from ..shapes import Dimension, PartialShape, TensorInfo
+from ..shapes import Dimension, TensorInfo
 
-AUTO_PAD = ("explicit", "valid", "same_upper", "same_lower", "notset")
+# OpenVINO's IR reader rejects "notset" (not a member of ov::op::PadType as read from IR)
+AUTO_PAD = ("explicit", "valid", "same_upper", "same_lower")
 
 
 def fail(op: str, message: str):
@@ -63,18 +64,6 @@ def product(values: Sequence[int]) -> int:
 
 
 # --- convolution / pooling -------------------------------------------------------------------------
-def window_out(dim: Dimension, k: int, s: int, d: int, pb: int, pe: int) -> Dimension:
-    """floor((dim + pb + pe - d*(k-1) - 1) / s) + 1 over an interval of input lengths."""
-    eff = d * (k - 1) + 1
-
-    def one(n):
-        return (n + pb + pe - eff) // s + 1
-
-    lo = max(one(dim.lo), 0)
-    hi = None if dim.hi is None else max(one(dim.hi), 0)
-    return Dimension(lo, hi)
-
-
 def same_pads(n: int, k: int, s: int, d: int, upper: bool) -> tuple[int, int]:
     """SAME padding for a static length: output ceil(n/s), the odd pixel at the end (upper)
     or at the beginning (lower)."""
@@ -86,14 +75,3 @@ def same_pads(n: int, k: int, s: int, d: int, upper: bool) -> tuple[int, int]:
 
 def ceil_div(dim: Dimension, s: int) -> Dimension:
     return Dimension(-(-dim.lo // s), None if dim.hi is None else -(-dim.hi // s))
-
-
-def resolve_pads(op, auto_pad, spatial: PartialShape, kernel, strides, dilations, pads_begin, pads_end):
-    """Per spatial axis (begin, end) pads, or None for an axis whose pads depend on an unknown
-    length (SAME on a dynamic dim)."""
-    if auto_pad == "valid":
-        return [(0, 0)] * len(kernel)
-    if auto_pad in ("same_upper", "same_lower"):
-        return [same_pads(dim.lo, k, s, d, auto_pad == "same_upper") if dim.is_static else None
-                for dim, k, s, d in zip(spatial, kernel, strides, dilations)]
-    return list(zip(pads_begin, pads_end))

@@ -1,8 +1,6 @@
 """Shape-manipulating ops: Reshape-1."""
 from __future__ import annotations
 
-import math
-
 from ..shapes import Dimension, PartialShape
 from ..types import ALL
 from .helpers import check, fail, ints_of, rank_of

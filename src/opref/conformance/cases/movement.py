@@ -221,25 +221,21 @@ def _loosen_case(rng, case: Case, i: int) -> ShapeCase:
     data = case.inputs[0]
     r = rng.random()
     shape = PartialShape.dynamic() if r < 0.08 else loosen(rng, data.shape)
-    infos = [info(_et(data), shape)]
+    infos = [info(element_type_of(data), shape)]
     from ...opset import get_schema
     ports = get_schema(case.op).inputs
     for port, x in zip(ports[1:], case.inputs[1:]):
         u = rng.random()
         if u < 0.15:
-            infos.append(info(_et(x), PartialShape.dynamic() if u < 0.04 else x.shape))
+            infos.append(info(element_type_of(x), PartialShape.dynamic() if u < 0.04 else x.shape))
         else:
-            infos.append(info(_et(x), x.shape, x))
+            infos.append(info(element_type_of(x), x.shape, x))
     order = infos[1].value if case.op == "Transpose-1" else None
     if order is not None and not shape.rank_is_static:
         if order.size == 0:
             return ShapeCase(case.op, f"{i}_{shape}_{case.id}", tuple(infos), case.attrs, SPEC_EMPTY_ORDER, "[...]")
     return ShapeCase(case.op, f"{i}_{shape}_{case.id}", tuple(infos), case.attrs)
 
-
-def _et(x):
-    from ...types import element_type_of
-    return element_type_of(x)
 
 
 def _shape_errors():

@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 
-from ...types import ALL
+from ...types import ALL, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen
 
@@ -61,11 +61,7 @@ def shape_cases():
         r = rng.random()
         shape = x.shape if r < 0.4 else loosen(rng, x.shape)
         known = rng.random() < 0.85
-        out.append(ShapeCase(c.op, f"{i}_{shape}_{c.id}", (info(_name(x), shape),
-                   info(_name(target), target.shape, target if known else None)), c.attrs))
+        out.append(ShapeCase(c.op, f"{i}_{shape}_{c.id}", (info(element_type_of(x), shape),
+                   info(element_type_of(target), target.shape, target if known else None)), c.attrs))
     return out
 
-
-def _name(x):
-    from ...types import element_type_of
-    return element_type_of(x)

@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 
+from ...types import element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen
 
@@ -104,13 +105,9 @@ def shape_cases():
     for i, c in enumerate(cases()):
         x = c.inputs[0]
         shape = loosen(rng, x.shape)
-        rest = tuple(info(_name(v), v.shape, v if rng.random() < 0.8 else None) for v in c.inputs[1:])
+        rest = tuple(info(element_type_of(v), v.shape, v if rng.random() < 0.8 else None) for v in c.inputs[1:])
         if c.op == "tf.DepthwiseConv2dNative":
-            rest = (info(_name(c.inputs[1]), loosen(rng, c.inputs[1].shape)),)
-        out.append(ShapeCase(c.op, f"{i}_{shape}_{c.id}", (info(_name(x), shape),) + rest, c.attrs))
+            rest = (info(element_type_of(c.inputs[1]), loosen(rng, c.inputs[1].shape)),)
+        out.append(ShapeCase(c.op, f"{i}_{shape}_{c.id}", (info(element_type_of(x), shape),) + rest, c.attrs))
     return out
 
-
-def _name(x):
-    from ...types import element_type_of
-    return element_type_of(x)
