@@ -46,3 +46,8 @@ def loosen(rng: np.random.Generator, shape, p_dyn=0.3, p_interval=0.3) -> Partia
 
 def ints_array(values, et: str) -> np.ndarray:
     return np.asarray(values, dtype=element_type(et).dtype)
+
+
+def rng_for(name: str, salt: int = 0) -> np.random.Generator:
+    """A generator seeded from a table's name: stable across runs (Python's str hash is salted)."""
+    return np.random.default_rng(sum(map(ord, name)) + salt)

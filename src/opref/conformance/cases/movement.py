@@ -10,7 +10,7 @@ import numpy as np
 from ...shapes import PartialShape
 from ...types import ALL, NUMERIC_BYTES, element_type_of
 from . import Case, ShapeCase, info
-from ._gen import array, ints_array, loosen
+from ._gen import array, ints_array, loosen, rng_for
 
 T_INT = ("i32", "i64", "i8", "i16", "u8", "u16", "u32", "u64")
 N = 220  # sampled value cases per op
@@ -53,13 +53,10 @@ def _case(op, id, inputs, attrs=None, exact=None):
                 oracle_cast=cast, oracle=oracle, tolerance=tolerance)
 
 
-def _rng(name):
-    return np.random.default_rng(sum(map(ord, name)))   # stable across runs (str hash is salted)
-
 
 # --- value cases ------------------------------------------------------------------------------------
 def _depth_space(op, forward):
-    rng = _rng(op)
+    rng = rng_for(op)
     types = itertools.cycle(ALL)
     out = []
     for i in range(N):
@@ -80,7 +77,7 @@ def _depth_space(op, forward):
 
 
 def _space_batch(op, forward):
-    rng = _rng(op)
+    rng = rng_for(op)
     types = itertools.cycle(ALL)
     out = []
     for i in range(N):
@@ -115,7 +112,7 @@ def _space_batch(op, forward):
 
 def _col2im():
     op = "Col2Im-15"
-    rng = _rng(op)
+    rng = rng_for(op)
     types = itertools.cycle(NUMERIC_BYTES)
     out = []
     for i in range(N):
@@ -138,7 +135,7 @@ def _col2im():
 
 def _transpose():
     op = "Transpose-1"
-    rng = _rng(op)
+    rng = rng_for(op)
     types = itertools.cycle(ALL)
     out = []
     for i in range(N):
@@ -153,7 +150,7 @@ def _transpose():
 
 def _pad_blocks():
     """SpaceToBatch where a pad is >= its block, so whole output blocks are padding."""
-    rng = _rng("pad_blocks")
+    rng = rng_for("pad_blocks")
     out = []
     for i, (shape, blocks, pb, pe) in enumerate([
             ((1, 3, 1, 3), (1, 1, 3, 3), (0, 0, 0, 0), (0, 0, 5, 0)),

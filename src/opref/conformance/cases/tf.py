@@ -8,19 +8,16 @@ import numpy as np
 
 from ...types import element_type_of
 from . import Case, ShapeCase, info
-from ._gen import array, ints_array, loosen
+from ._gen import array, ints_array, loosen, rng_for
 
 N = 120
 F16_TF = "TensorFlow accumulates f16 depthwise convolutions in f16 (opref in f32): compared at bf16 tolerance"
 TYPES = ("f32", "f64", "f16", "bf16", "i32", "i64", "i8", "u8", "i16", "u16")
 
 
-def _rng(name):
-    return np.random.default_rng(sum(map(ord, name)) + 7)
-
 
 def _space_batch(op, forward):
-    rng = _rng(op)
+    rng = rng_for(op, 7)
     types = itertools.cycle(TYPES)
     out = []
     for i in range(N):
@@ -52,7 +49,7 @@ def _space_batch(op, forward):
 
 def _depth_to_space():
     op = "tf.DepthToSpace"
-    rng = _rng(op)
+    rng = rng_for(op, 7)
     types = itertools.cycle(TYPES)
     out = []
     for i in range(N):
@@ -72,7 +69,7 @@ def _depth_to_space():
 
 def _depthwise():
     op = "tf.DepthwiseConv2dNative"
-    rng = _rng(op)
+    rng = rng_for(op, 7)
     types = itertools.cycle(("f32", "f64", "f16", "bf16"))
     out = []
     for i in range(N):
