@@ -12,6 +12,7 @@ import pytest
 import opref
 from opref.conformance.cases import all_cases, all_shape_cases
 from opref.opset import opset_table
+from opref.opset.registry import category_of
 from opref.runtime.kernels import KERNELS
 
 SCHEMAS = opref.list_schemas()
@@ -64,7 +65,7 @@ def test_signatures_are_the_schema(schema):
 def test_opsets_come_from_the_table(schema):
     entry = opset_table()[schema.versioned_name]
     assert schema.opsets == entry.opsets
-    assert schema.category == {"data movement": "movement"}.get(entry.category, entry.category)
+    assert schema.category == category_of(entry)
 
 
 def test_list_schemas_by_opset_and_domain():

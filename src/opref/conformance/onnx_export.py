@@ -21,7 +21,8 @@ class OnnxOp:
     inputs: list                              # numpy arrays, fed as graph inputs in this order
     attrs: dict = field(default_factory=dict)
     opset: int = 18
-    output: Callable = lambda y: y            # maps onnxruntime's output back to opref's layout
+    output: Callable = lambda y: y            # maps each onnxruntime output back to opref's layout
+    output_types: list | None = None          # NumPy dtypes of the outputs; default: one, the first input's
 
 
 def onnx_model(op: OnnxOp):
@@ -29,47 +30,34 @@ def onnx_model(op: OnnxOp):
     from onnx.helper import np_dtype_to_tensor_dtype
 
     names = [f"x{i}" for i in range(len(op.inputs))]
-    node = make_node(op.op_type, names, ["y"], **op.attrs)
+    types = op.output_types or [op.inputs[0].dtype]
+    outs = [f"y{i}" for i in range(len(types))]
+    node = make_node(op.op_type, names, outs, **op.attrs)
     graph = make_graph([node], "opref", [make_tensor_value_info(n, np_dtype_to_tensor_dtype(a.dtype), a.shape)
                                          for n, a in zip(names, op.inputs)],
-                       [make_tensor_value_info("y", np_dtype_to_tensor_dtype(op.inputs[0].dtype), None)])
+                       [make_tensor_value_info(o, np_dtype_to_tensor_dtype(np.dtype(t)), None)
+                        for o, t in zip(outs, types)])
     return make_model(graph, opset_imports=[make_opsetid("", op.opset)], ir_version=ONNX_IR_VERSION)
 
 
-# --- movement -------------------------------------------------------------------------------------
-def _depth_to_space(inputs, attrs):
-    (x,) = inputs
-    if x.ndim != 4:
-        return None
-    return OnnxOp("DepthToSpace", [x], {"blocksize": attrs["block_size"],
-                                         "mode": "DCR" if attrs["mode"] == "blocks_first" else "CRD"})
-
-
-def _space_to_depth(inputs, attrs):
-    (x,) = inputs
-    if x.ndim != 4 or attrs["mode"] != "blocks_first":   # ONNX SpaceToDepth is blocks_first only
-        return None
-    return OnnxOp("SpaceToDepth", [x], {"blocksize": attrs["block_size"]})
-
-
-def _col2im(inputs, attrs):
-    data, size, kernel = inputs
-    unbatched = data.ndim == 2                            # ONNX Col2Im is batched-only, int64 sizes
-    return OnnxOp("Col2Im", [data[None] if unbatched else data, size.astype(np.int64), kernel.astype(np.int64)],
-                  {"strides": list(attrs["strides"]), "dilations": list(attrs["dilations"]),
-                   "pads": list(attrs["pads_begin"]) + list(attrs["pads_end"])},
-                  output=(lambda y: y[0]) if unbatched else (lambda y: y))
-
-
 def _exports():
-    from .onnx_convolution import EXPORTS as convolution
-    return {"DepthToSpace-1": _depth_to_space, "SpaceToDepth-1": _space_to_depth, "Col2Im-15": _col2im,
-            **convolution}
+    from . import (onnx_activation, onnx_arithmetic, onnx_attention, onnx_bitwise, onnx_comparison, onnx_condition,
+                   onnx_conversion, onnx_convolution, onnx_generation, onnx_image, onnx_logical, onnx_matrix,
+                   onnx_movement, onnx_normalization, onnx_pooling, onnx_quantization, onnx_reduction,
+                   onnx_sequence, onnx_shape, onnx_sort)
+    modules = (onnx_movement, onnx_convolution, onnx_shape, onnx_arithmetic, onnx_activation, onnx_conversion,
+               onnx_comparison, onnx_logical, onnx_bitwise, onnx_condition, onnx_reduction, onnx_generation,
+               onnx_pooling, onnx_normalization, onnx_image, onnx_matrix, onnx_attention, onnx_quantization,
+               onnx_sort, onnx_sequence)
+    return {name: fn for m in modules for name, fn in m.EXPORTS.items()}
 
 
 def export(op: str, inputs, attrs) -> OnnxOp | None:
+    """The ONNX equivalent of one case (attributes bound with their defaults here), or None when ONNX
+    or onnxruntime's CPU kernels have none for it."""
+    from ..opset import get_schema
     fn = _exports().get(op)
-    return None if fn is None else fn(list(inputs), attrs)
+    return None if fn is None else fn(list(inputs), get_schema(op).bind_attrs(attrs))
 
 
 def has_export(op: str) -> bool:

@@ -49,10 +49,26 @@ def opset_table() -> dict[str, OpsetEntry]:
     return table
 
 
+# opsets.csv category -> opref category (the module name under opset/, runtime/kernels/, cases/)
+CATEGORIES = {"data movement": "movement", "type conversion/string": "conversion",
+              "condition/selection": "condition", "sort/search": "sort", "sequence/RNN": "sequence",
+              "control flow/sub-graph": "subgraph", "signal (FFT/STFT)": "signal",
+              "detection/object-ROI": "detection", "sparse/embedding": "embedding",
+              "state (stateful model)": "state"}
+
+
+def category_of(entry: OpsetEntry) -> str:
+    return CATEGORIES.get(entry.category, entry.category)
+
+
 def _category_modules():
     # Explicit list: adding a category is one line here.
-    from . import convolution, movement, shape, tf
-    return (movement, convolution, shape, tf)
+    from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
+                   generation, image, logical, matrix, movement, normalization, pooling, quantization, reduction,
+                   sequence, shape, sort, tf)
+    return (movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
+            condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
+            sort, sequence, tf)
 
 
 @functools.cache

@@ -1,0 +1,4 @@
+"""ONNX equivalents: activation functions."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: attention ops."""
+from __future__ import annotations
+
+EXPORTS = {}

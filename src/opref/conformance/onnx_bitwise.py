@@ -1,0 +1,4 @@
+"""ONNX equivalents: bitwise ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: comparison ops."""
+from __future__ import annotations
+
+EXPORTS = {}

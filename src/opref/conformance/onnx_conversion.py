@@ -1,0 +1,4 @@
+"""ONNX equivalents: type conversion and string ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: generation ops."""
+from __future__ import annotations
+
+EXPORTS = {}

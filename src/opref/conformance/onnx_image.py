@@ -1,0 +1,4 @@
+"""ONNX equivalents: image ops."""
+from __future__ import annotations
+
+EXPORTS = {}

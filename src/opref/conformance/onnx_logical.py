@@ -1,0 +1,4 @@
+"""ONNX equivalents: logical ops."""
+from __future__ import annotations
+
+EXPORTS = {}

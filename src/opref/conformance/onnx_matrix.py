@@ -1,0 +1,4 @@
+"""ONNX equivalents: matrix ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: normalization ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: pooling ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: quantization ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: reduction ops."""
+from __future__ import annotations
+
+EXPORTS = {}

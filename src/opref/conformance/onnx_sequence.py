@@ -1,0 +1,4 @@
+"""ONNX equivalents: recurrent sequence ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: shape ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: sort and search ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""Activation functions (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,4 @@
+"""Condition and selection ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,4 @@
+"""Type conversion and string ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,126 @@
+"""Op families declared in one line each: unary elementwise ops, binary elementwise ops with
+`auto_broadcast`, and the broadcasting rules they share (NumPy and PDPD style, on partial shapes).
+
+`unary("Relu", 1, "activation", FLOAT, "max(x, 0)")` is a complete schema; its shape rule is the
+identity and its kernel lives beside the other kernels of its category.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Callable, Sequence
+
+from ..shapes import Dimension, PartialShape
+from .helpers import fail
+from .schema import STRING, Attr, OpSchema, Port
+
+AUTO_BROADCAST = ("none", "numpy", "pdpd")
+
+
+def auto_broadcast_attr(default: str = "numpy") -> Attr:
+    return Attr("auto_broadcast", STRING, default, allowed=AUTO_BROADCAST,
+                doc="none: shapes must be equal; numpy: right-aligned, 1 stretches; pdpd: the second "
+                    "input is broadcast to the first")
+
+
+def with_signature(fn: Callable, ports: Sequence[str], attrs: Sequence[str]) -> Callable:
+    """Gives a generic rule or kernel the exact signature of its schema (ports positional,
+    attributes keyword-only), so that signature checks and readers see the op's real interface."""
+    P = inspect.Parameter
+    fn.__signature__ = inspect.Signature([P(p, P.POSITIONAL_OR_KEYWORD) for p in ports] +
+                                         [P(a, P.KEYWORD_ONLY) for a in attrs])
+    return fn
+
+
+# --- broadcasting on partial shapes ---------------------------------------------------------------
+def broadcast_dim(a: Dimension, b: Dimension) -> Dimension | None:
+    """NumPy broadcasting of two dimensions as OpenVINO does it on intervals: a dim that may be 1
+    yields to the other; two that may both be 1 give their hull; otherwise they must merge."""
+    a_1, b_1 = a.contains(1), b.contains(1)
+    if a_1 and b_1:
+        lo = min(a.lo, b.lo)
+        hi = None if a.hi is None or b.hi is None else max(a.hi, b.hi)
+        return Dimension(lo, hi)
+    if a_1:
+        return b
+    if b_1:
+        return a
+    return a.merge(b)
+
+
+def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str) -> PartialShape:
+    """The output shape of a binary elementwise op under `auto_broadcast` = mode."""
+    if mode == "none":
+        if not a.rank_is_static:
+            return b if b.rank_is_static else a
+        if not b.rank_is_static:
+            return a
+        if len(a) != len(b):
+            fail(op, f"auto_broadcast=none needs equal shapes, got {a} and {b}")
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            m = x.merge(y)
+            if m is None:
+                fail(op, f"auto_broadcast=none needs equal shapes, got {a} and {b} (axis {i})")
+            out.append(m)
+        return PartialShape(out)
+    if mode == "numpy":
+        if not a.rank_is_static or not b.rank_is_static:
+            return PartialShape.dynamic()
+        n = max(len(a), len(b))
+        da = [Dimension(1, 1)] * (n - len(a)) + list(a)
+        db = [Dimension(1, 1)] * (n - len(b)) + list(b)
+        out = []
+        for i, (x, y) in enumerate(zip(da, db)):
+            m = broadcast_dim(x, y)
+            if m is None:
+                fail(op, f"shapes {a} and {b} do not broadcast (numpy): {x} vs {y} at output axis {i}")
+            out.append(m)
+        return PartialShape(out)
+    if mode == "pdpd":
+        # b is broadcast to a: b's dims (trailing 1s dropped) must match a contiguous run of a's
+        # dims ending at a's last axis (axis -1); 1s in b stretch. The output has a's shape.
+        if not a.rank_is_static or not b.rank_is_static:
+            return a
+        dims_b = list(b)
+        while dims_b and dims_b[-1].is_static and dims_b[-1].lo == 1:
+            dims_b.pop()
+        axis = len(a) - len(dims_b)
+        if axis < 0:
+            fail(op, f"auto_broadcast=pdpd: second input {b} has more dims than the first {a}")
+        out = list(a)
+        for i, y in enumerate(dims_b):
+            if y.is_static and y.lo == 1:
+                continue
+            m = out[axis + i].merge(y)
+            if m is None:
+                fail(op, f"auto_broadcast=pdpd: {b} does not broadcast to {a} at axis {axis + i}")
+            out[axis + i] = m
+        return PartialShape(out)
+    fail(op, f"unknown auto_broadcast {mode!r}")
+
+
+# --- schema makers ---------------------------------------------------------------------------------
+def unary(name: str, version: int, category: str, types: Sequence[str], doc: str,
+          out: str = "T", attributes: tuple[Attr, ...] = ()) -> OpSchema:
+    """An elementwise op of one input `data` whose output has the input's shape; `out` is "T"
+    (same element type) or a fixed element type ("boolean")."""
+    rule = with_signature(lambda data, **attrs: data.shape, ["data"], [a.name for a in attributes])
+    return OpSchema(name, version, category=category, inputs=(Port("data", "T"),),
+                    outputs=(Port("output", out),), attributes=attributes,
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc)
+
+
+def binary(name: str, version: int, category: str, types: Sequence[str], doc: str,
+           out: str = "T", attributes: tuple[Attr, ...] = (), broadcast: str = "numpy") -> OpSchema:
+    """An elementwise op of two inputs `a`, `b` of one element type, broadcast by `auto_broadcast`;
+    `out` is "T" or a fixed element type ("boolean")."""
+    attributes = (auto_broadcast_attr(broadcast),) + tuple(attributes)
+    versioned = f"{name}-{version}"
+
+    def rule(a, b, *, auto_broadcast, **_):
+        return broadcast_shapes(versioned, a.shape, b.shape, auto_broadcast)
+
+    with_signature(rule, ["a", "b"], [x.name for x in attributes])
+    return OpSchema(name, version, category=category, inputs=(Port("a", "T"), Port("b", "T")),
+                    outputs=(Port("output", out),), attributes=attributes,
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc)

@@ -1,0 +1,4 @@
+"""Image ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

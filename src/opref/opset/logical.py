@@ -1,0 +1,4 @@
+"""Logical ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

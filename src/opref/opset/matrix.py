@@ -1,0 +1,4 @@
+"""Matrix ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,4 @@
+"""Recurrent sequence ops (schemas and shape rules)."""
+from __future__ import annotations
+
+OPS = ()

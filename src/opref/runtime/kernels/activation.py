@@ -1,0 +1,4 @@
+"""Activation functions (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Attention ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Bitwise ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Comparison ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Condition and selection ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Generation ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Image ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

@@ -1,0 +1,4 @@
+"""Logical ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

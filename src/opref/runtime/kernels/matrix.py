@@ -1,0 +1,4 @@
+"""Matrix ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

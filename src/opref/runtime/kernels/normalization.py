@@ -1,0 +1,4 @@
+"""Normalization ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

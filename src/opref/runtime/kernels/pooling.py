@@ -1,0 +1,4 @@
+"""Pooling ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

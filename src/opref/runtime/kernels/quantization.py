@@ -1,0 +1,4 @@
+"""Quantization ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

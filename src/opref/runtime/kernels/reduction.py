@@ -1,0 +1,4 @@
+"""Reduction ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

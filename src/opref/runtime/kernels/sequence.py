@@ -1,0 +1,4 @@
+"""Recurrent sequence ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}

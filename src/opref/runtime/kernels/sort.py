@@ -1,0 +1,4 @@
+"""Sort and search ops (kernels)."""
+from __future__ import annotations
+
+KERNELS = {}
