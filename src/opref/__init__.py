@@ -1,9 +1,10 @@
 """opref: OpenVINO operators as data, with NumPy reference implementations."""
 from .errors import OprefError
+from .model import Model, load, save
 from .opset import get_schema, list_schemas
 from .runtime import infer_op, run_op
 from .shapes import Dimension, PartialShape, TensorInfo
 
 __version__ = "0.1.0"
-__all__ = ["OprefError", "get_schema", "list_schemas", "run_op", "infer_op", "PartialShape",
-           "Dimension", "TensorInfo"]
+__all__ = ["OprefError", "get_schema", "list_schemas", "run_op", "infer_op", "load", "save", "Model",
+           "PartialShape", "Dimension", "TensorInfo"]

@@ -53,7 +53,7 @@ ELEMENT_TYPES: dict[str, ElementType] = {t.name: t for t in (
     _et("u16", np.uint16, 16, "U16"),
     _et("u8", np.uint8, 8, "U8"),
     _et("u4", ml_dtypes.uint4, 4, "U4"),
-    _et("u1", np.uint8, 1, "U1"),
+    _et("u1", np.uint8, 1, "BIN"),
     _et("nf4", ml_dtypes.uint4, 4, "NF4"),
     _et("string", np.str_, 0, "STRING"),
 )}

@@ -1,8 +1,10 @@
 """Writing OpenVINO IR XML (version 11).
 
-`op_model` writes a one-op model — Parameters for inputs of unknown value, Consts for inputs of
-known value — with attributes formatted by their schema kinds; conformance suites and the oracle
-tests hand it to OpenVINO's own reader.
+`write_graph` writes a Graph (as the reader builds it) to model.xml + model.bin: layers numbered in
+topological order per scope, port ids running from the inputs on to the outputs, attributes
+formatted by their schema kinds, port dims and precisions from whole-graph inference, identical
+weight blobs stored once, rt_info kept. `op_model` writes a one-op model (Parameters for inputs of
+unknown value, Consts for known ones) that conformance suites and the oracle tests hand to OpenVINO.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import numpy as np
 from lxml import etree
 
 from ..opset import get_schema
+from ..runtime.graph import Graph, Node
+from ..runtime.infer import infer_graph
 from ..shapes import PartialShape, TensorInfo
 from ..types import element_type, pack
 from .spelling import ir_type_version
@@ -89,3 +93,139 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     net.remove(edges)
     net.append(edges)
     return etree.tostring(net, xml_declaration=True, encoding="utf-8", pretty_print=True), bytes(weights)
+
+
+# --- graphs ----------------------------------------------------------------------------------------
+def join_names(names) -> str:
+    return ",".join(n.replace(",", "\\,") for n in names)
+
+
+class _Blobs:
+    """The .bin being written: identical blobs are stored once."""
+
+    def __init__(self):
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.seen: dict[bytes, int] = {}
+
+    def add(self, blob: bytes) -> int:
+        offset = self.seen.get(blob)
+        if offset is None:
+            offset = self.seen[blob] = self.size
+            self.parts.append(blob)
+            self.size += len(blob)
+        return offset
+
+
+def _constant_blob(value: np.ndarray, et: str) -> bytes:
+    t = element_type(et)
+    if t.name != "string":
+        return pack(value, t)
+    items = [str(v).encode("utf-8") for v in np.asarray(value).reshape(-1)]
+    offsets = np.concatenate([[0], np.cumsum([len(b) for b in items])]).astype("<i4")
+    return np.array([len(items)], "<i4").tobytes() + offsets.tobytes() + b"".join(items)
+
+
+def _scope(parent, graph: Graph, blobs: _Blobs, infos=None) -> dict[int, int]:
+    """Writes <layers> and <edges> of one graph scope; returns id(node) -> new layer id."""
+    infos = infer_graph(graph) if infos is None else infos
+    layers = etree.SubElement(parent, "layers")
+    # Parameters first and Results last, each in the graph's order: OpenVINO orders a model's inputs
+    # and outputs by their place in the file.
+    special = {id(n) for n in graph.parameters + graph.results}
+    nodes = graph.parameters + [n for n in graph.nodes if id(n) not in special] + graph.results
+    ids = {id(n): i for i, n in enumerate(nodes)}
+    edges = []
+    for node in nodes:
+        lid = ids[id(node)]
+        s = node.schema
+        ir_type, ir_version = ir_type_version(s)
+        layer = etree.SubElement(layers, "layer", id=str(lid), name=node.name, type=ir_type, version=ir_version)
+        if not node.bodies:
+            data = {a.name: a.type.format(node.attrs[a.name]) for a in s.attributes}
+            if s.name == "Constant":
+                blob = _constant_blob(node.value, node.attrs["element_type"])
+                data = {"element_type": node.attrs["element_type"],
+                        "shape": ", ".join(str(d) for d in node.value.shape),
+                        "offset": str(blobs.add(blob)), "size": str(len(blob))}
+            if data or s.attributes:
+                etree.SubElement(layer, "data", data)
+        if node.rt_info is not None:
+            layer.append(etree.fromstring(etree.tostring(node.rt_info)))
+        n_in = len(node.inputs)
+        if n_in:
+            inp = etree.SubElement(layer, "input")
+            for i, src in enumerate(node.inputs):
+                p = etree.SubElement(inp, "port", id=str(i))
+                if src is not None:
+                    info = infos[src.info_key]
+                    p.set("precision", element_type(info.element_type).precision)
+                    _dims(p, info.shape)
+                    edges.append((ids[id(src.node)], _out_port_id(src.node, src.port), lid, i))
+        if node.outputs and s.name != "Result":
+            out = etree.SubElement(layer, "output")
+            for k, port in enumerate(node.outputs):
+                info = infos[(id(node), k)]
+                p = etree.SubElement(out, "port", id=str(n_in + k), precision=element_type(info.element_type).precision)
+                if port.names:
+                    p.set("names", join_names(port.names))
+                if port.rt_info is not None:
+                    p.append(etree.fromstring(etree.tostring(port.rt_info)))
+                _dims(p, info.shape)
+        if node.bodies:
+            _subgraph(layer, node, blobs)
+    edges_el = etree.SubElement(parent, "edges")
+    for f, fp, t, tp in edges:
+        etree.SubElement(edges_el, "edge", {"from-layer": str(f), "from-port": str(fp),
+                                            "to-layer": str(t), "to-port": str(tp)})
+    return ids
+
+
+def _out_port_id(node: Node, k: int) -> int:
+    return len(node.inputs) + k
+
+
+def _subgraph(layer, node: Node, blobs: _Blobs):
+    n_in = len(node.inputs)
+    for tag, pm in node.port_maps.items():
+        map_tag = "port_map" if tag == "body" else tag.replace("_body", "_port_map")
+        body = node.bodies[tag]
+        pm_el = etree.SubElement(layer, map_tag)
+        body_el = etree.Element(tag)
+        ids = _scope(body_el, body, blobs)
+        if body.rt_info is not None:
+            body_el.append(etree.fromstring(etree.tostring(body.rt_info)))
+        for kind, maps in (("input", pm.inputs), ("output", pm.outputs)):
+            for m in maps:
+                internal = body.parameters[m.parameter] if kind == "input" else body.results[m.result]
+                ext = -1 if m.external < 0 else (m.external if kind == "input" else n_in + m.external)
+                attrs = {"external_port_id": str(ext), "internal_layer_id": str(ids[id(internal)])}
+                if m.axis is not None:
+                    attrs.update(axis=str(m.axis), start=str(m.start), end=str(m.end), stride=str(m.stride),
+                                 part_size=str(m.part_size))
+                if m.purpose:
+                    attrs["purpose"] = m.purpose
+                etree.SubElement(pm_el, kind, attrs)
+        if pm.back_edges:
+            be = etree.SubElement(layer, "back_edges")
+            for r, p in pm.back_edges:
+                etree.SubElement(be, "edge", {"from-layer": str(ids[id(body.results[r])]),
+                                              "to-layer": str(ids[id(body.parameters[p])])})
+        layer.append(body_el)
+    # <port_map>s and <back_edges> come before the bodies, as OpenVINO writes them
+    for tag in ("then_body", "else_body", "body"):
+        el = layer.find(tag)
+        if el is not None:
+            layer.remove(el)
+            layer.append(el)
+
+
+def write_graph(graph: Graph, infos=None) -> tuple[bytes, bytes]:
+    """IR v11 XML and weights of a graph."""
+    net = etree.Element("net", name=graph.name or "model", version="11")
+    blobs = _Blobs()
+    _scope(net, graph, blobs, infos)
+    if graph.rt_info is not None:
+        net.append(etree.fromstring(etree.tostring(graph.rt_info)))
+    xml = etree.tostring(net, xml_declaration=True, encoding="utf-8", pretty_print=True)
+    return xml, b"".join(blobs.parts)

@@ -6,8 +6,15 @@ partial shapes, and add the spec's own preconditions where OpenVINO only "expect
 """
 from __future__ import annotations
 
-from ..shapes import Dimension, PartialShape
+import dataclasses
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import ALL, IDX, NUMERIC_BYTES
+from .families import broadcast_shapes
 from .helpers import check, check_1d, divide, ints_of, product, rank_of
 from .schema import INT, INTS, STRING, Attr, OpSchema, Port
 
@@ -231,4 +238,667 @@ TRANSPOSE_1 = OpSchema(
     doc="Permutes the axes of data: output.shape[i] = data.shape[input_order[i]]; empty order reverses.",
 )
 
-OPS = (SPACE_TO_BATCH_2, BATCH_TO_SPACE_2, DEPTH_TO_SPACE_1, SPACE_TO_DEPTH_1, COL2IM_15, TRANSPOSE_1)
+
+
+# === shared helpers of the indexing ops ================================================================
+INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
+VALUE_LIMIT = 1 << 16     # shape rules compute output values (constant folding) up to this many elements
+
+
+def normalize_axis(op: str, what: str, axis: int, rank: int) -> int:
+    check(-rank <= axis < rank, op, f"{what} {axis} is out of range [{-rank}, {rank - 1}] for data of rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def _scalar_like(op: str, name: str, info, allow_1=True):
+    """axis inputs: a scalar, or (where allowed) a 1-D tensor of one element."""
+    s = info.shape
+    if not s.rank_is_static or len(s) == 0:
+        return
+    ok = allow_1 and len(s) == 1 and s[0].compatible(1)
+    check(ok, op, f"input {name!r} must be a scalar{' or have 1 element' if allow_1 else ''}, got shape {s}")
+
+
+def _valued(info, shape, value):
+    """The output TensorInfo: shape, and the value when it was cheap to compute."""
+    if value is None or np.size(value) > VALUE_LIMIT:
+        return TensorInfo(info.element_type, shape)
+    return TensorInfo(info.element_type, shape, np.asarray(value))
+
+
+def _known(*infos) -> bool:
+    return all(i is not None and i.value is not None for i in infos)
+
+
+def _plus(d: Dimension, k: int) -> Dimension:
+    """d + k for an integer k of any sign, clipped at 0 (ov::Interval arithmetic)."""
+    return Dimension(max(d.lo + k, 0), None if d.hi is None else max(d.hi + k, 0))
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def sliced_length(n: int | None, start: int, stop: int, step: int) -> int | None:
+    """Length of data[start:stop:step] along an axis of length n (None: unbounded, OpenVINO's
+    int64 infinity), as OpenVINO's slice shape inference computes it; None when unbounded."""
+    rev = step < 0
+    norm = INT64_MAX if n is None else n
+    huge = norm == INT64_MAX
+    start_neg = start < 0
+    start_limit = start in (INT64_MAX, INT64_MIN)
+    any_max = INT64_MAX in (start, stop)
+    if huge and (start_neg != (stop < 0) or any_max or start_limit):
+        if rev:                       # an unbounded axis: only offsets from its ends are known
+            ub = -1 if (start_neg or any_max) else -1 - start
+        elif start_neg and not start_limit:
+            ub = -start if stop == INT64_MAX else stop
+        else:
+            ub = -1
+        lb = 0
+    else:
+        lb = min(max(start + norm if start < 0 else start, 0), norm - 1 if rev else norm)
+        ub = min(max(stop + norm if stop < 0 else stop, -1 if rev else 0), norm)
+    if huge and lb == 0 and ub == -1:
+        return None
+    v = min(0, ub - lb) if rev else max(0, ub - lb)
+    if step == -1:
+        return -v
+    if v != 0 and step != 1:
+        v = _trunc_div(v + 1 if rev else v - 1, step) + 1
+    return v
+
+
+def sliced_dim(d: Dimension, start: int, stop: int, step: int) -> Dimension:
+    lo, hi = sliced_length(d.lo, start, stop, step), sliced_length(d.hi, start, stop, step)
+    return Dimension(lo or 0, hi) if hi is None or hi >= (lo or 0) else Dimension(hi, lo)
+
+
+# --- Concat-1 --------------------------------------------------------------------------------------------
+def concat_shape(data, *more_data, axis):
+    op = "Concat-1"
+    infos = (data,) + more_data
+    ranks = [len(i.shape) for i in infos if i.shape.rank_is_static]
+    if not ranks:
+        return PartialShape.dynamic()
+    rank = ranks[0]
+    for k, i in enumerate(infos):
+        check(not i.shape.rank_is_static or len(i.shape) == rank, op,
+              f"all inputs must have the same rank: input 0 has rank {rank}, input {k} has shape {i.shape}")
+    a = normalize_axis(op, "axis", axis, rank)
+    out = [Dimension()] * rank
+    total = Dimension(0, 0)
+    for k, i in enumerate(infos):
+        if not i.shape.rank_is_static:
+            total = total + Dimension()
+            continue
+        for j, d in enumerate(i.shape):
+            if j == a:
+                total = total + d
+                continue
+            m = out[j].merge(d)
+            check(m is not None, op, f"input {k} has dimension {d} on axis {j}, other inputs have {out[j]}; "
+                  f"inputs must be equal everywhere except on the concatenation axis {axis}")
+            out[j] = m
+    out[a] = total
+    value = np.concatenate([np.asarray(i.value) for i in infos], axis=a) if _known(*infos) else None
+    return _valued(data, PartialShape(out), value)
+
+
+CONCAT_1 = OpSchema(
+    "Concat", 1, category="movement",
+    inputs=(Port("data", "T", variadic=True),),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("axis", INT, doc="the axis to concatenate on; negative counts from the end"),),
+    type_constraints={"T": ALL},
+    shape=concat_shape,
+    doc="Joins the inputs along axis; they must be equal on every other axis.",
+)
+
+
+# --- Split-1 / VariadicSplit-1 -----------------------------------------------------------------------------
+def _split_values(data, axis, lengths):
+    if data.value is None:
+        return [None] * len(lengths)
+    return np.split(np.asarray(data.value), np.cumsum(lengths)[:-1].tolist(), axis=axis)
+
+
+def split_shape(data, axis, *, num_splits):
+    op = "Split-1"
+    check(num_splits > 0, op, f"num_splits must be > 0, got {num_splits}")
+    _scalar_like(op, "axis", axis, allow_1=False)
+    a = ints_of(axis)
+    shape = data.shape
+    if a is None or not shape.rank_is_static:
+        return [PartialShape.dynamic(shape.rank)] * num_splits
+    ax = normalize_axis(op, "axis", a[0], len(shape))
+    d = shape[ax]
+    if d.is_static:
+        check(d.lo % num_splits == 0, op, f"data dimension {ax} ({d.lo}) must be a multiple of num_splits "
+              f"({num_splits})")
+        part = Dimension(d.lo // num_splits, d.lo // num_splits)
+    else:
+        check(d.hi is None or d.hi >= num_splits, op, f"data dimension {ax} ({d}) can never be split into "
+              f"num_splits = {num_splits} parts")
+        # OpenVINO scales the bounds by a float32 1/num_splits and truncates
+        inv = np.float32(1.0) / np.float32(num_splits)
+        part = Dimension(int(np.float32(d.lo) * inv), None if d.hi is None else int(np.float32(d.hi) * inv))
+    out = PartialShape(list(shape[:ax]) + [part] + list(shape[ax + 1:]))
+    values = _split_values(data, ax, [d.lo // num_splits] * num_splits) if d.is_static else [None] * num_splits
+    return [_valued(data, out, v) for v in values]
+
+
+def variadic_split_shape(data, axis, split_lengths):
+    op = "VariadicSplit-1"
+    _scalar_like(op, "axis", axis)
+    s = split_lengths.shape
+    check(s.rank_is_static and len(s) == 1 and s[0].is_static, op, f"split_lengths must be 1-D of known "
+          f"length (it gives the number of outputs), got shape {s}")
+    n = s[0].lo
+    shape = data.shape
+    a = ints_of(axis)
+    if a is None or not shape.rank_is_static:
+        return [PartialShape.dynamic(shape.rank)] * n
+    ax = normalize_axis(op, "axis", a[0], len(shape))
+    lengths = ints_of(split_lengths)
+    d = shape[ax]
+    if lengths is None:
+        return [PartialShape(list(shape[:ax]) + [Dimension()] + list(shape[ax + 1:]))] * n
+    check(all(v >= -1 for v in lengths), op, f"split_lengths {list(lengths)} has a value below -1")
+    check(lengths.count(-1) <= 1, op, f"split_lengths {list(lengths)} has more than one -1")
+    known = sum(v for v in lengths if v != -1)
+    lengths = list(lengths)
+    if d.is_static:
+        if -1 in lengths:
+            check(known <= d.lo, op, f"split_lengths {lengths} sum to {known}, more than data dimension "
+                  f"{ax} ({d.lo})")
+            lengths[lengths.index(-1)] = d.lo - known
+        check(sum(lengths) == d.lo, op, f"split_lengths {lengths} sum to {sum(lengths)}, data dimension {ax} "
+              f"is {d.lo}")
+    outs = [PartialShape(list(shape[:ax]) + [Dimension() if v == -1 else Dimension(v, v)] + list(shape[ax + 1:]))
+            for v in lengths]
+    values = _split_values(data, ax, lengths) if -1 not in lengths else [None] * n
+    return [_valued(data, o, v) for o, v in zip(outs, values)]
+
+
+@dataclass(frozen=True, eq=False)
+class _VariadicOutputSchema(OpSchema):
+    """An op whose last output port repeats (Split: num_splits outputs). Local stand-in until
+    OpSchema.infer itself expands a variadic last output: the count comes from the shape rule."""
+
+    def infer(self, inputs, attrs=None):
+        bound = self.bind_attrs(attrs)
+        self.bind_types([None if i is None else i.element_type for i in inputs])
+        result = list(self.shape(*inputs, **bound))
+        fixed = self.outputs[:-1]
+        expanded = dataclasses.replace(self, outputs=fixed + (self.outputs[-1],) * (len(result) - len(fixed)),
+                                       shape=lambda *_, **__: result)
+        return OpSchema.infer(expanded, inputs, bound)
+
+
+SPLIT_1 = _VariadicOutputSchema(
+    "Split", 1, category="movement",
+    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True)),
+    outputs=(Port("output", "T", variadic=True),),
+    attributes=(Attr("num_splits", INT, doc="number of equal parts (and outputs)"),),
+    type_constraints={"T": ALL, "T_AXIS": T_INT},
+    shape=split_shape,
+    doc="Splits data into num_splits equal parts along axis (one output per part).",
+)
+
+VARIADIC_SPLIT_1 = _VariadicOutputSchema(
+    "VariadicSplit", 1, category="movement",
+    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True), Port("split_lengths", "T_AXIS", const=True)),
+    outputs=(Port("output", "T", variadic=True),),
+    type_constraints={"T": ALL, "T_AXIS": T_INT},
+    shape=variadic_split_shape,
+    doc="Splits data along axis into parts of the given lengths; one length may be -1 (the rest).",
+)
+
+
+# --- Gather-1 / Gather-7 / Gather-8 ------------------------------------------------------------------------
+def _gather(op, data, indices, axis, batch_dims, negative):
+    _scalar_like(op, "axis", axis)
+    ds, is_ = data.shape, indices.shape
+    b = batch_dims
+    if b < 0 and is_.rank_is_static:
+        b += len(is_)
+    a = ints_of(axis)
+    ax = None
+    if a is not None:
+        ax = normalize_axis(op, "axis", a[0], len(ds)) if ds.rank_is_static else a[0]
+        check(b <= ax or b < 0 or ax < 0, op, f"batch_dims ({batch_dims}) must be <= axis ({a[0]}) after "
+              "normalization")
+    if is_.rank_is_static and b >= 0:
+        check(b <= len(is_), op, f"batch_dims ({batch_dims}) must be <= the rank of indices ({len(is_)})")
+    if ds.rank_is_static and is_.rank_is_static:
+        check(b <= len(ds), op, f"batch_dims ({batch_dims}) must be <= the rank of data ({len(ds)})")
+        rank = len(ds) + len(is_) - 1 - b
+        out = [Dimension()] * rank
+        for i in range(b):
+            m = ds[i].merge(is_[i])
+            check(m is not None, op, f"data {ds} and indices {is_} must be equal on the {b} batch dimensions")
+            out[i] = m
+        if ax is not None:
+            out = out[:b] + list(ds[b:ax]) + list(is_[b:]) + list(ds[ax + 1:])
+        shape = PartialShape(out)
+    else:
+        shape = PartialShape.dynamic()
+    value = None
+    if ax is not None and b == 0 and _known(data, indices) and shape.is_static:
+        x, idx = np.asarray(data.value), np.asarray(indices.value).astype(np.int64)
+        n = x.shape[ax]
+        if negative:
+            idx = np.where(idx < 0, idx + n, idx)
+        if np.all((idx >= 0) & (idx < n)):
+            value = np.take(x, idx, axis=ax)
+    return _valued(data, shape, value)
+
+
+def gather_1_shape(data, indices, axis):
+    return _gather("Gather-1", data, indices, axis, 0, False)
+
+
+def gather_7_shape(data, indices, axis, *, batch_dims):
+    return _gather("Gather-7", data, indices, axis, batch_dims, False)
+
+
+def gather_8_shape(data, indices, axis, *, batch_dims):
+    return _gather("Gather-8", data, indices, axis, batch_dims, True)
+
+
+def _gather_schema(version, shape, attrs, doc):
+    return OpSchema(
+        "Gather", version, category="movement",
+        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("axis", "T_AXIS", const=True)),
+        outputs=(Port("output", "T"),), attributes=attrs,
+        type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT}, shape=shape, doc=doc)
+
+
+_BATCH_DIMS = (Attr("batch_dims", INT, 0, doc="leading dimensions of data and indices that are batches; "
+                    "negative counts from the rank of indices"),)
+GATHER_1 = _gather_schema(1, gather_1_shape, (), "Takes slices of data along axis at the given indices.")
+GATHER_7 = _gather_schema(7, gather_7_shape, _BATCH_DIMS, "Gather with batch_dims: each batch has its own indices.")
+GATHER_8 = _gather_schema(8, gather_8_shape, _BATCH_DIMS,   # v8: negative indices; out of range gives 0
+                          "Gather with batch_dims and negative indices; out-of-range indices give zeros.")
+
+
+# --- Tile-1 ------------------------------------------------------------------------------------------------
+def tile_shape(data, repeats):
+    op = "Tile-1"
+    check_1d(op, "repeats", repeats)
+    reps = ints_of(repeats)
+    shape = data.shape
+    if reps is None:
+        n = rank_of(repeats)
+        if shape.rank_is_static and n is not None:
+            return PartialShape.dynamic(max(len(shape), n))
+        return PartialShape.dynamic()
+    check(all(r >= 0 for r in reps), op, f"repeats must be >= 0, got {list(reps)}")
+    if not shape.rank_is_static:
+        return PartialShape.dynamic()
+    n = max(len(shape), len(reps))
+    dims = [Dimension(1, 1)] * (n - len(shape)) + list(shape)
+    reps = (1,) * (n - len(reps)) + tuple(reps)
+    out = PartialShape([d * r for d, r in zip(dims, reps)])
+    return _valued(data, out, np.tile(np.asarray(data.value), reps) if _known(data) else None)
+
+
+TILE_1 = OpSchema(
+    "Tile", 1, category="movement",
+    inputs=(Port("data", "T"), Port("repeats", "T_REP", const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_REP": T_INT},
+    shape=tile_shape,
+    doc="Repeats data repeats[i] times along each axis (the shorter of rank and repeats padded with 1s).",
+)
+
+
+# --- Pad-1 / Pad-12 ----------------------------------------------------------------------------------------
+PAD_MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
+    if pad_value is not None:
+        check(not pad_value.shape.rank_is_static or len(pad_value.shape) == 0, op,
+              f"pad_value must be a scalar, got shape {pad_value.shape}")
+        check(pad_mode == "constant", op, f"pad_value is given, but pad_mode is {pad_mode!r} (not 'constant')")
+    check_1d(op, "pads_begin", pads_begin)
+    check_1d(op, "pads_end", pads_end)
+    if data.element_type == "string":
+        check(pad_mode == "constant", op, f"string data can only be padded with pad_mode 'constant', got {pad_mode!r}")
+    shape = data.shape
+    pb, pe = ints_of(pads_begin), ints_of(pads_end)
+    for name, v in (("pads_begin", pb), ("pads_end", pe)):
+        if v is not None and not negative:
+            check(all(p >= 0 for p in v), op, f"{name} must be >= 0 (negative pads need Pad-12), got {list(v)}")
+    if not shape.rank_is_static:
+        n = rank_of(pads_begin, pads_end)
+        return PartialShape.dynamic(n)
+    r = len(shape)
+    for name, info in (("pads_begin", pads_begin), ("pads_end", pads_end)):
+        n = rank_of(info)
+        check(n is None or n == r, op, f"{name} must have {r} elements (the rank of data), got {n}")
+    if pb is None or pe is None:
+        return PartialShape.dynamic(r)
+    out = []
+    for i, (d, b, e) in enumerate(zip(shape, pb, pe)):
+        if d.is_static:
+            n = d.lo
+            if pad_mode == "edge":
+                check(n >= 1 or (b <= 0 and e <= 0), op, f"pad_mode 'edge' needs data dimension {i} >= 1 to pad it")
+            if pad_mode == "reflect":
+                check(b < n and e < n, op, f"pad_mode 'reflect' needs pads_begin[{i}] = {b} and pads_end[{i}] = {e} "
+                      f"below data dimension {i} ({n})")
+            if pad_mode == "symmetric":
+                check(b <= n and e <= n, op, f"pad_mode 'symmetric' needs pads_begin[{i}] = {b} and pads_end[{i}] "
+                      f"= {e} at most data dimension {i} ({n})")
+        out.append(_plus(d, b + e))
+    return PartialShape(out)
+
+
+def pad_1_shape(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    return _pad("Pad-1", data, pads_begin, pads_end, pad_value, pad_mode, False)
+
+
+def pad_12_shape(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    return _pad("Pad-12", data, pads_begin, pads_end, pad_value, pad_mode, True)
+
+
+def _pad_schema(version, shape, doc):
+    return OpSchema(
+        "Pad", version, category="movement",
+        inputs=(Port("data", "T"), Port("pads_begin", "T_INT", const=True), Port("pads_end", "T_INT", const=True),
+                Port("pad_value", "T", optional=True)),
+        outputs=(Port("output", "T"),),
+        attributes=(Attr("pad_mode", STRING, "constant", allowed=PAD_MODES,
+                         doc="constant: pad_value (or 0); edge: the edge value; reflect: mirror without the "
+                             "edge; symmetric: mirror with the edge"),),
+        type_constraints={"T": ALL, "T_INT": T_INT}, shape=shape, doc=doc)
+
+
+PAD_1 = _pad_schema(1, pad_1_shape, "Extends data on its edges by pads_begin/pads_end elements per axis.")
+PAD_12 = _pad_schema(12, pad_12_shape, "Pad where negative pads crop the axis instead.")
+
+
+# --- Broadcast-1 / Broadcast-3 -----------------------------------------------------------------------------
+BROADCAST_1_MODES = ("numpy", "explicit", "none", "pdpd")     # OpenVINO writes explicit as "none"
+BROADCAST_3_MODES = ("numpy", "explicit", "none", "bidirectional", "pdpd")
+
+
+def _broadcast(op, data, target_shape, axes_mapping, mode):
+    check_1d(op, "target_shape", target_shape)
+    explicit = mode in ("explicit", "none")
+    if explicit:
+        check(axes_mapping is not None, op, "mode 'explicit' needs the axes_mapping input")
+        check_1d(op, "axes_mapping", axes_mapping)
+    else:
+        check(axes_mapping is None, op, f"axes_mapping is only for mode 'explicit', got mode {mode!r}")
+    target = ints_of(target_shape)
+    shape = data.shape
+    n = rank_of(target_shape)
+    if target is not None:
+        check(all(t >= 0 for t in target), op, f"target_shape must be >= 0, got {list(target)}")
+    if explicit:
+        out = PartialShape(target) if target is not None else PartialShape.dynamic(n)
+        amap = ints_of(axes_mapping)
+        if shape.rank_is_static and axes_mapping.shape.rank_is_static and axes_mapping.shape.is_static \
+                and n is not None:
+            m = axes_mapping.shape[0].lo
+            expected = 1 if len(shape) == 0 and m > 0 else len(shape)
+            check(m == expected, op, f"axes_mapping must have {expected} elements (the rank of data), got {m}")
+            if target is not None and amap is not None:
+                check(list(amap) == sorted(amap), op, f"axes_mapping {list(amap)} must be sorted (no transposes)")
+                for i, t in enumerate(amap):
+                    check(0 <= t < len(target), op, f"axes_mapping[{i}] = {t} is out of range for target_shape "
+                          f"of {len(target)} elements")
+                    if len(shape):
+                        check(shape[i].compatible(target[t]) or shape[i].compatible(1), op,
+                              f"data dimension {i} ({shape[i]}) cannot be broadcast to target_shape[{t}] = {target[t]}")
+                    else:
+                        check(target[t] == 1, op, f"scalar data: target_shape[{t}] must be 1, got {target[t]}")
+        value = None
+        if target is not None and amap is not None and _known(data) and np.ndim(data.value) == len(amap):
+            grid = [1] * len(target)
+            for i, t in enumerate(amap):
+                grid[t] = np.shape(data.value)[i]
+            value = np.broadcast_to(np.reshape(data.value, grid), target)
+        return _valued(data, out, value)
+    if target is None:
+        if mode == "bidirectional" and n is not None and shape.rank_is_static:
+            return broadcast_shapes(op, PartialShape.dynamic(n), shape, "numpy")
+        return PartialShape.dynamic(n)
+    if mode == "numpy":
+        if shape.rank_is_static:
+            check(len(target) >= len(shape), op, f"target_shape {list(target)} has a smaller rank than data {shape}")
+            for i, d in enumerate(shape):
+                t = target[len(target) - len(shape) + i]
+                check(d.compatible(1) or d.compatible(t), op, f"data dimension {i} ({d}) cannot be broadcast to "
+                      f"{t} (numpy mode: it must be 1 or {t})")
+        out = PartialShape(target)
+        value = np.broadcast_to(data.value, target) if _known(data) else None
+        return _valued(data, out, value)
+    if mode == "bidirectional":
+        if not shape.rank_is_static:
+            return PartialShape.dynamic()
+        out = broadcast_shapes(op, PartialShape(target), shape, "numpy")
+        value = np.broadcast_to(data.value, out.to_shape()) if _known(data) and out.is_static else None
+        return _valued(data, out, value)
+    # pdpd: data aligned at axis 0 of the target; a 1 on either side stretches
+    if not shape.rank_is_static:
+        return PartialShape.dynamic(len(target))
+    check(len(target) == len(shape), op, f"mode 'pdpd' needs target_shape {list(target)} of the rank of data {shape}")
+    out = []
+    for i, (d, t) in enumerate(zip(shape, target)):
+        if d == 1:
+            out.append(Dimension(t, t))
+        elif t == 1:
+            out.append(d)
+        else:
+            m = d.merge(t)
+            check(m is not None, op, f"data dimension {i} ({d}) cannot be broadcast to {t} (pdpd: 1 or {t})")
+            out.append(m)
+    out = PartialShape(out)
+    value = np.broadcast_to(data.value, out.to_shape()) if _known(data) and out.is_static else None
+    return _valued(data, out, value)
+
+
+def broadcast_1_shape(data, target_shape, axes_mapping=None, *, mode):
+    return _broadcast("Broadcast-1", data, target_shape, axes_mapping, mode)
+
+
+def broadcast_3_shape(data, target_shape, axes_mapping=None, *, mode):
+    return _broadcast("Broadcast-3", data, target_shape, axes_mapping, mode)
+
+
+def _broadcast_schema(version, shape, modes, doc):
+    return OpSchema(
+        "Broadcast", version, category="movement",
+        inputs=(Port("data", "T"), Port("target_shape", "T_SHAPE", const=True),
+                Port("axes_mapping", "T_SHAPE", optional=True, const=True)),
+        outputs=(Port("output", "T"),),
+        attributes=(Attr("mode", STRING, "numpy", allowed=modes,
+                         doc="numpy: right-aligned, data dims 1 stretch; explicit (written 'none'): data axis i "
+                             "goes to target axis axes_mapping[i]; bidirectional: numpy both ways; pdpd: "
+                             "aligned at axis 0, a 1 on either side stretches"),),
+        type_constraints={"T": ALL, "T_SHAPE": T_INT}, shape=shape, doc=doc)
+
+
+BROADCAST_1 = _broadcast_schema(1, broadcast_1_shape, BROADCAST_1_MODES,
+                                "Replicates data to target_shape (numpy, explicit or pdpd rules).")
+BROADCAST_3 = _broadcast_schema(3, broadcast_3_shape, BROADCAST_3_MODES,
+                                "Broadcast-1 plus mode 'bidirectional' (the output may be larger than target_shape).")
+
+
+# --- StridedSlice-1 ----------------------------------------------------------------------------------------
+def _mask(m, n):
+    return [bool(m[i]) if i < len(m) else False for i in range(n)]
+
+
+def strided_slice_index(rank, begin, end, stride, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
+                        ellipsis_mask):
+    """The NumPy index (slices, None for new axes, ints for shrunk axes, Ellipsis) that a StridedSlice
+    applies to data of the given rank; begin/end/stride are int tuples of one length."""
+    n = len(begin)
+    bm, em, nm, sm, el = (_mask(m, n) for m in (begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
+                                                 ellipsis_mask))
+    index = []
+    for i in range(n):
+        if el[i]:
+            index.append(Ellipsis)
+        elif nm[i]:
+            index.append(None)
+        elif sm[i]:
+            index.append(begin[i])
+        else:
+            index.append(slice(None if bm[i] else begin[i], None if em[i] else end[i], stride[i]))
+    return tuple(index)
+
+
+def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
+                        ellipsis_mask):
+    op = "StridedSlice-1"
+    for name, info in (("begin", begin), ("end", end), ("stride", stride)):
+        if info is not None:
+            check_1d(op, name, info)
+    check(sum(1 for v in ellipsis_mask if v) <= 1, op, f"ellipsis_mask {list(ellipsis_mask)} sets more than one axis")
+    shape = data.shape
+    if not shape.rank_is_static:
+        return PartialShape.dynamic()
+    rank = len(shape)
+    b, e = ints_of(begin), ints_of(end)
+    s = ints_of(stride) if stride is not None else (None if b is None else (1,) * len(b))
+    lens = [None if i is None or not i.shape.rank_is_static or not i.shape[0].is_static else i.shape[0].lo
+            for i in (begin, end)]
+    if None not in lens:
+        check(lens[0] == lens[1], op, f"begin and end must have the same length, got {lens[0]} and {lens[1]}")
+    number = lens[0] if lens[0] is not None else lens[1]
+    if s is not None:
+        check(number is None or number == len(s), op, f"stride must have as many elements as begin and end "
+              f"({number}), got {len(s)}")
+        number = len(s)
+    if number is None:
+        return PartialShape.dynamic()
+    if s is not None:
+        check(all(v != 0 for v in s), op, f"stride must be non-zero, got {list(s)}")
+    nm, sm, el = (_mask(m, number) for m in (new_axis_mask, shrink_axis_mask, ellipsis_mask))
+    bm, em = _mask(begin_mask, number), _mask(end_mask, number)
+    if not any(el):
+        check(rank + sum(nm) >= number, op, f"begin/end have {number} elements, more than the rank of data "
+              f"({rank}) plus new axes ({sum(nm)})")
+    out, k = [], 0
+    for i in range(number):
+        if el[i]:
+            before = sum(1 for j in range(i) if not nm[j])
+            new_after = sum(1 for j in range(i + 1, number) if nm[j]) if b is not None else 0
+            hidden = rank - (number - i - new_after - 1) - before
+            for _ in range(hidden):
+                out.append(shape[k])
+                k += 1
+        elif nm[i]:
+            out.append(Dimension(1, 1))
+        elif sm[i]:
+            if k < rank and shape[k].is_static and b is not None:
+                n = shape[k].lo
+                check(-n <= b[i] < n, op, f"shrink_axis_mask: begin[{i}] = {b[i]} is out of range for data "
+                      f"dimension {k} ({n})")
+            k += 1
+        else:
+            check(k < rank, op, f"begin/end address more axes than data {shape} has")
+            d = shape[k]
+            if b is not None and e is not None and s is not None:
+                top = INT64_MAX if d.hi is None else d.hi
+                step = s[i]
+                start = (top if step < 0 else 0) if bm[i] else b[i]
+                stop = (-1 - top if step < 0 else top) if em[i] else e[i]
+                out.append(sliced_dim(d, start, stop, step))
+            else:
+                out.append(Dimension(0, d.hi))
+            k += 1
+    out += list(shape[k:])
+    result = PartialShape(out)
+    value = None
+    if _known(data) and b is not None and e is not None and s is not None:
+        value = np.asarray(data.value)[strided_slice_index(
+            rank, b, e, s, begin_mask=begin_mask, end_mask=end_mask, new_axis_mask=new_axis_mask,
+            shrink_axis_mask=shrink_axis_mask, ellipsis_mask=ellipsis_mask)]
+    return _valued(data, result, value)
+
+
+STRIDED_SLICE_1 = OpSchema(
+    "StridedSlice", 1, category="movement",
+    inputs=(Port("data", "T"), Port("begin", "T_IND", const=True), Port("end", "T_IND", const=True),
+            Port("stride", "T_IND", optional=True, const=True)),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("begin_mask", INTS, doc="1 at i: begin[i] is ignored (the axis starts at its beginning)"),
+                Attr("end_mask", INTS, doc="1 at i: end[i] is ignored (the axis runs to its end)"),
+                Attr("new_axis_mask", INTS, (), doc="1 at i: a new axis of length 1 is inserted"),
+                Attr("shrink_axis_mask", INTS, (), doc="1 at i: the axis is indexed by begin[i] and removed"),
+                Attr("ellipsis_mask", INTS, (), doc="1 at i (at most one): all remaining axes are kept here")),
+    type_constraints={"T": ALL, "T_IND": T_INT},
+    shape=strided_slice_shape,
+    doc="Python-style data[begin:end:stride] with masks for begins, ends, new axes, shrunk axes and an ellipsis.",
+)
+
+
+# --- Slice-8 -----------------------------------------------------------------------------------------------
+def slice_index(rank, start, stop, step, axes):
+    index = [slice(None)] * rank
+    for b, e, s, a in zip(start, stop, step, axes):
+        index[a] = slice(b, e, s)
+    return tuple(index)
+
+
+def slice_shape(data, start, stop, step, axes=None):
+    op = "Slice-8"
+    infos = [("start", start), ("stop", stop), ("step", step)] + ([("axes", axes)] if axes is not None else [])
+    shape = data.shape
+    for name, info in infos:
+        check_1d(op, name, info)
+        if shape.rank_is_static and info.shape.rank_is_static:
+            check(info.shape[0].lo <= len(shape), op, f"{name} has {info.shape[0]} elements, more than the rank "
+                  f"of data ({len(shape)})")
+    for (n1, i1), (n2, i2) in itertools.combinations(infos, 2):
+        check(i1.shape.compatible(i2.shape), op, f"{n1} {i1.shape} and {n2} {i2.shape} must have the same length")
+    if not shape.rank_is_static:
+        return PartialShape.dynamic()
+    rank = len(shape)
+    b, e, s = ints_of(start), ints_of(stop), ints_of(step)
+    if axes is not None:
+        ax = ints_of(axes)
+        if ax is not None:
+            ax = [normalize_axis(op, "axes value", a, rank) for a in ax]
+            check(len(set(ax)) == len(ax), op, f"axes values must be unique, got {list(ints_of(axes))}")
+    else:
+        ax = None if b is None else list(range(len(b)))
+    if ax is None:
+        return PartialShape([Dimension(0, d.hi) for d in shape])
+    if s is not None:
+        check(all(v != 0 for v in s), op, f"step must be non-zero, got {list(s)}")
+    out = list(shape)
+    for i, a in enumerate(ax):
+        if b is not None and e is not None and s is not None:
+            out[a] = sliced_dim(shape[a], b[i], e[i], s[i])
+        else:
+            out[a] = Dimension(0, shape[a].hi)
+    value = None
+    if _known(data) and b is not None and e is not None and s is not None:
+        value = np.asarray(data.value)[slice_index(rank, b, e, s, ax)]
+    return _valued(data, PartialShape(out), value)
+
+
+SLICE_8 = OpSchema(
+    "Slice", 8, category="movement",
+    inputs=(Port("data", "T"), Port("start", "T_IND", const=True), Port("stop", "T_IND", const=True),
+            Port("step", "T_IND", const=True), Port("axes", "T_AXIS", optional=True, const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
+    shape=slice_shape,
+    doc="Python-style data[start:stop:step] on the given axes (default 0, 1, ...); out-of-range bounds clamp.",
+)
+
+
+OPS = (SPACE_TO_BATCH_2, BATCH_TO_SPACE_2, DEPTH_TO_SPACE_1, SPACE_TO_DEPTH_1, COL2IM_15, TRANSPOSE_1,
+       CONCAT_1, SPLIT_1, VARIADIC_SPLIT_1, GATHER_1, GATHER_7, GATHER_8, TILE_1, PAD_1, PAD_12,
+       BROADCAST_1, BROADCAST_3, STRIDED_SLICE_1, SLICE_8)

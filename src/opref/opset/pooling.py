@@ -1,4 +1,301 @@
-"""Pooling ops (schemas and shape rules)."""
+"""Pooling ops: MaxPool-1/8/14, AvgPool-1/14/16, AdaptiveAvgPool-8, AdaptiveMaxPool-8.
+
+Shape rules follow OpenVINO's (src/core/shape_inference/include/pooling_shape_inference_util.hpp,
+max_pool_shape_inference.hpp, avg_pool_shape_inference.hpp) on partial shapes:
+- the number of spatial axes is the length of `kernel`; strides, dilations and pads must match it
+  (empty pads mean zeros, empty dilations mean ones);
+- same_upper/same_lower pad a static spatial dim so that the windows cover it (the odd pixel at the
+  end/beginning) and leave a non-static one fully dynamic (the pads would differ per length);
+- otherwise an output dim is `(dim + pads - dilated_kernel) / stride + 1` in interval arithmetic,
+  the division rounded down (floor) or up (ceil, ceil_torch); ceil_torch drops a last window that
+  would start in the end padding, as PyTorch's ceil_mode does.
+
+Versions: MaxPool-8 adds dilations, the indices output and its `axis`/`index_element_type`;
+MaxPool-14 and AvgPool-14 add rounding_type ceil_torch; AvgPool-16 adds dilations.
+"""
 from __future__ import annotations
 
-OPS = ()
+import functools
+import inspect
+
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import FLOAT, IDX, NUMERIC_BYTES
+from .helpers import AUTO_PAD, ceil_div, check, check_1d, fail, ints_of, same_pads
+from .schema import BOOL, ELEMENT_TYPE, INT, INTS, STRING, Attr, OpSchema, Port
+
+# Max and average pooling take floating-point and integer data (of at least a byte: the kernels
+# compare and sum values, and u1/nf4 share their NumPy dtype with u8/u4).
+T_POOL = NUMERIC_BYTES
+ROUNDING = ("floor", "ceil")
+ROUNDING_14 = ("floor", "ceil", "ceil_torch")
+
+
+def ir_attr_names(fn, renames: dict[str, str]):
+    """`fn` with IR attribute names that are not Python identifiers (AvgPool's `exclude-pad`):
+    the returned callable takes them by their IR name (`**{"exclude-pad": True}`, as run_op passes
+    schema-bound attributes) and its signature shows the IR name, so that signature checks see the
+    schema's interface. `renames` maps IR name -> the Python parameter name of `fn`."""
+    back = {py: ir for ir, py in renames.items()}
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        for ir, py in renames.items():
+            if ir in kwargs:
+                kwargs[py] = kwargs.pop(ir)
+        return fn(*args, **kwargs)
+
+    renamed = []
+    for p in inspect.signature(fn).parameters.values():
+        if p.name in back:
+            p = p.replace()
+            p._name = back[p.name]          # inspect.Parameter refuses names that are not identifiers
+        renamed.append(p)
+    call.__signature__ = inspect.Signature(renamed, __validate_parameters__=False)
+    return call
+
+
+# --- shared shape rule ------------------------------------------------------------------------------
+def _check_attrs(op, n, strides, dilations, pads_begin, pads_end):
+    check(len(pads_begin) == n, op, f"attribute 'pads_begin' must have {n} elements (one per kernel axis), "
+          f"got {list(pads_begin)}")
+    check(len(pads_end) == n, op, f"attribute 'pads_end' must have {n} elements (one per kernel axis), "
+          f"got {list(pads_end)}")
+    check(len(strides) == n, op, f"attribute 'strides' must have {n} elements (one per kernel axis), "
+          f"got {list(strides)}")
+    check(len(dilations) == n, op, f"attribute 'dilations' must have {n} elements (one per kernel axis), "
+          f"got {list(dilations)}")
+
+
+def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations, pads_begin, pads_end,
+                     auto_pad, rounding_type, exclude_pad=None) -> PartialShape:
+    """The output shape [N, C, spatial...] of a MaxPool/AvgPool (checks included)."""
+    n = len(kernel)
+    dilations = tuple(dilations) or (1,) * n
+    pads_begin, pads_end = tuple(pads_begin) or (0,) * n, tuple(pads_end) or (0,) * n
+    _check_attrs(op, n, strides, dilations, pads_begin, pads_end)
+    check(not data_shape.rank_is_static or len(data_shape) in (3, 4, 5), op,
+          f"data must have rank 3, 4 or 5, got {data_shape}")
+    check(not data_shape.rank_is_static or len(data_shape) - 2 == n, op,
+          f"attribute 'kernel' must have {len(data_shape) - 2 if data_shape.rank_is_static else '?'} elements "
+          f"(data rank - 2), got {list(kernel)}")
+    check(all(s > 0 for s in strides), op, f"attribute 'strides' values must be > 0, got {list(strides)}")
+    check(all(d > 0 for d in dilations), op, f"attribute 'dilations' values must be > 0, got {list(dilations)}")
+    check(all(k > 0 for k in kernel), op, f"attribute 'kernel' values must be > 0, got {list(kernel)}")
+    check(auto_pad != "explicit" or all(p >= 0 for p in pads_begin + pads_end), op,
+          f"attributes 'pads_begin', 'pads_end' values must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
+    if not data_shape.rank_is_static:
+        return PartialShape.dynamic(2 + n)
+    dims = list(data_shape)
+    check(not dims[0].is_static or dims[0].lo > 0, op, f"batch dimension must be > 0, got {data_shape}")
+    check(not dims[1].is_static or dims[1].lo > 0, op, f"channel dimension must be > 0, got {data_shape}")
+    same = auto_pad in ("same_upper", "same_lower")
+    out = dims[:2]
+    for i, (dim, k, s, d) in enumerate(zip(dims[2:], kernel, strides, dilations)):
+        if auto_pad == "valid":
+            pb = pe = 0
+        elif same:
+            if not dim.is_static:        # the pads would depend on the length: OpenVINO gives up
+                out.append(Dimension())
+                continue
+            pb, pe = same_pads(dim.lo, k, s, d, auto_pad == "same_upper")
+        else:
+            pb, pe = pads_begin[i], pads_end[i]
+        padded = dim + (pb + pe)
+        window = (k - 1) * d + 1
+        if dim.is_static:
+            check(window <= padded.lo, op, f"spatial axis {i}: the dilated kernel ({window}) is larger than the "
+                  f"padded data ({padded.lo} = {dim} + {pb} + {pe})")
+            check(not exclude_pad or (window > pb and window > pe), op,
+                  f"spatial axis {i}: with exclude-pad, the dilated kernel ({window}) must be larger than each "
+                  f"pad ({pb}, {pe}): some windows would lie entirely in the padding")
+        rest = padded - window
+        size = (rest.floordiv(s) if rounding_type == "floor" else ceil_div(rest, s)) + 1
+        if rounding_type == "ceil_torch" and dim.is_static and (size.lo - 1) * s >= dim.lo + pb:
+            size = Dimension(size.lo - 1, size.lo - 1)     # the last window would start in the end padding
+        out.append(size)
+    return PartialShape(out)
+
+
+# --- MaxPool ----------------------------------------------------------------------------------------
+def max_pool_1_shape(data, *, strides, pads_begin, pads_end, kernel, rounding_type, auto_pad):
+    return pool_output_dims("MaxPool-1", data.shape, kernel=kernel, strides=strides, dilations=(),
+                            pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                            rounding_type=rounding_type)
+
+
+def _max_pool_indexed(op, data, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
+                      index_element_type, axis):
+    check(index_element_type in IDX, op, f"attribute 'index_element_type' must be i32 or i64, "
+          f"got {index_element_type}")
+    if data.shape.rank_is_static:
+        r = len(data.shape)
+        check(-r <= axis < r, op, f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for data {data.shape}")
+    shape = pool_output_dims(op, data.shape, kernel=kernel, strides=strides, dilations=dilations,
+                             pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                             rounding_type=rounding_type)
+    return TensorInfo(data.element_type, shape), TensorInfo(index_element_type, shape)
+
+
+def max_pool_8_shape(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
+                     index_element_type, axis):
+    return _max_pool_indexed("MaxPool-8", data, strides, dilations, pads_begin, pads_end, kernel, rounding_type,
+                             auto_pad, index_element_type, axis)
+
+
+def max_pool_14_shape(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
+                      index_element_type, axis):
+    return _max_pool_indexed("MaxPool-14", data, strides, dilations, pads_begin, pads_end, kernel, rounding_type,
+                             auto_pad, index_element_type, axis)
+
+
+def _window_attrs(dilations: bool):
+    """strides, [dilations,] pads_begin, pads_end, kernel as OpenVINO writes them."""
+    out = [Attr("strides", INTS, doc="step of the window per spatial axis (> 0)")]
+    if dilations:
+        out.append(Attr("dilations", INTS, (), doc="distance between kernel taps per spatial axis (> 0); "
+                                                   "empty means 1"))
+    out += [Attr("pads_begin", INTS, doc="padding before each spatial axis (used when auto_pad is explicit)"),
+            Attr("pads_end", INTS, doc="padding after each spatial axis (used when auto_pad is explicit)"),
+            Attr("kernel", INTS, doc="window size per spatial axis (> 0)")]
+    return out
+
+
+def _rounding(values):
+    return Attr("rounding_type", STRING, "floor", allowed=values,
+                doc="how the output size is rounded: floor, ceil" +
+                    (", or ceil_torch (ceil, but no window may start in the end padding)" if len(values) > 2 else ""))
+
+
+AUTO_PAD_ATTR = Attr("auto_pad", STRING, "explicit", allowed=AUTO_PAD,
+                     doc="explicit: pads_begin/pads_end; valid: no padding; same_upper/same_lower: pad so that "
+                         "the windows cover the input, an odd total pad puts the extra pixel at the end/beginning")
+INDEX_ATTRS = (Attr("index_element_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the indices"),
+               Attr("axis", INT, 0, doc="indices count elements of the data flattened from this axis on "
+                                        "(negative: from the end)"))
+
+_DATA = Port("data", "T", doc="[N, C, spatial...], 1 to 3 spatial axes")
+_MAX_DOC = "Max over sliding windows of each channel; padding never wins (it is -inf)."
+
+MAX_POOL_1 = OpSchema(
+    "MaxPool", 1, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    attributes=(*_window_attrs(False), _rounding(ROUNDING), AUTO_PAD_ATTR),
+    type_constraints={"T": T_POOL}, shape=max_pool_1_shape, doc=_MAX_DOC)
+
+MAX_POOL_8 = OpSchema(
+    "MaxPool", 8, category="pooling", inputs=(_DATA,),
+    outputs=(Port("output", "T"), Port("output_indices", "T_IND", doc="flat index of each maximum in the data "
+                                                                      "(from `axis` on), padding not counted")),
+    attributes=(*_window_attrs(True), _rounding(ROUNDING), AUTO_PAD_ATTR, *INDEX_ATTRS),
+    type_constraints={"T": T_POOL, "T_IND": IDX}, shape=max_pool_8_shape,
+    doc=_MAX_DOC + " MaxPool-8 adds dilations and the indices of the maxima.")
+
+MAX_POOL_14 = OpSchema(
+    "MaxPool", 14, category="pooling", inputs=(_DATA,), outputs=MAX_POOL_8.outputs,
+    attributes=(*_window_attrs(True), _rounding(ROUNDING_14), AUTO_PAD_ATTR, *INDEX_ATTRS),
+    type_constraints={"T": T_POOL, "T_IND": IDX}, shape=max_pool_14_shape,
+    doc=_MAX_DOC + " MaxPool-14 adds rounding_type ceil_torch.")
+
+
+# --- AvgPool ----------------------------------------------------------------------------------------
+def _avg_pool_1_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    return pool_output_dims("AvgPool-1", data.shape, kernel=kernel, strides=strides, dilations=(),
+                            pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                            rounding_type=rounding_type, exclude_pad=exclude_pad)
+
+
+def _avg_pool_14_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    return pool_output_dims("AvgPool-14", data.shape, kernel=kernel, strides=strides, dilations=(),
+                            pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                            rounding_type=rounding_type, exclude_pad=exclude_pad)
+
+
+def _avg_pool_16_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad,
+                       dilations):
+    return pool_output_dims("AvgPool-16", data.shape, kernel=kernel, strides=strides, dilations=dilations,
+                            pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                            rounding_type=rounding_type, exclude_pad=exclude_pad)
+
+
+EXCLUDE_PAD = {"exclude-pad": "exclude_pad"}
+avg_pool_1_shape = ir_attr_names(_avg_pool_1_shape, EXCLUDE_PAD)
+avg_pool_14_shape = ir_attr_names(_avg_pool_14_shape, EXCLUDE_PAD)
+avg_pool_16_shape = ir_attr_names(_avg_pool_16_shape, EXCLUDE_PAD)
+
+
+def _avg_attrs(rounding, dilations=False):
+    w = _window_attrs(False)
+    out = [w[3], w[0], w[1], w[2],          # OpenVINO writes kernel first
+           Attr("exclude-pad", BOOL, doc="true: padding is not counted in the average; false: it counts as zeros"),
+           AUTO_PAD_ATTR, _rounding(rounding)]
+    if dilations:
+        out.append(Attr("dilations", INTS, (), doc="distance between kernel taps per spatial axis (> 0); "
+                                                   "empty means 1"))
+    return tuple(out)
+
+
+_AVG_DOC = "Mean over sliding windows of each channel."
+
+AVG_POOL_1 = OpSchema(
+    "AvgPool", 1, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    attributes=_avg_attrs(ROUNDING), type_constraints={"T": T_POOL}, shape=avg_pool_1_shape, doc=_AVG_DOC)
+
+AVG_POOL_14 = OpSchema(
+    "AvgPool", 14, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    attributes=_avg_attrs(ROUNDING_14), type_constraints={"T": T_POOL}, shape=avg_pool_14_shape,
+    doc=_AVG_DOC + " AvgPool-14 adds rounding_type ceil_torch.")
+
+AVG_POOL_16 = OpSchema(
+    "AvgPool", 16, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    attributes=_avg_attrs(ROUNDING_14, dilations=True), type_constraints={"T": T_POOL}, shape=avg_pool_16_shape,
+    doc=_AVG_DOC + " AvgPool-16 adds dilations.")
+
+
+# --- AdaptiveAvgPool / AdaptiveMaxPool ----------------------------------------------------------------
+def _adaptive(op, data, output_shape):
+    ds = data.shape
+    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, f"data must have rank 3, 4 or 5, got {ds}")
+    check_1d(op, "output_shape", output_shape)
+    if not ds.rank_is_static:
+        return PartialShape.dynamic()
+    n = len(ds) - 2
+    os_ = output_shape.shape
+    check(not os_.rank_is_static or os_[0].compatible(n), op,
+          f"input 'output_shape' must have {n} elements (data rank - 2), got shape {os_}")
+    values = ints_of(output_shape)
+    if values is None:
+        return PartialShape(list(ds)[:2] + [Dimension()] * n)
+    check(len(values) == n, op, f"input 'output_shape' must have {n} elements (data rank - 2), got {list(values)}")
+    check(all(v >= 0 for v in values), op, f"input 'output_shape' values must be >= 0, got {list(values)}")
+    return PartialShape(list(ds)[:2] + list(values))
+
+
+def adaptive_avg_pool_shape(data, output_shape):
+    return _adaptive("AdaptiveAvgPool-8", data, output_shape)
+
+
+def adaptive_max_pool_shape(data, output_shape, *, index_element_type):
+    op = "AdaptiveMaxPool-8"
+    check(index_element_type in IDX, op, f"attribute 'index_element_type' must be i32 or i64, "
+          f"got {index_element_type}")
+    shape = _adaptive(op, data, output_shape)
+    return TensorInfo(data.element_type, shape), TensorInfo(index_element_type, shape)
+
+
+_ADAPTIVE_IN = (Port("data", "T", doc="[N, C, spatial...], 1 to 3 spatial axes"),
+                Port("output_shape", "T_SHAPE", const=True, doc="1-D: the output's spatial sizes"))
+
+ADAPTIVE_AVG_POOL_8 = OpSchema(
+    "AdaptiveAvgPool", 8, category="pooling", inputs=_ADAPTIVE_IN, outputs=(Port("output", "T"),),
+    type_constraints={"T": FLOAT, "T_SHAPE": IDX}, shape=adaptive_avg_pool_shape,
+    doc="Mean over adaptive bins: bin i of an axis spans [floor(i*L/O), ceil((i+1)*L/O)).")
+
+ADAPTIVE_MAX_POOL_8 = OpSchema(
+    "AdaptiveMaxPool", 8, category="pooling", inputs=_ADAPTIVE_IN,
+    outputs=(Port("output", "T"), Port("output_indices", "T_IND", doc="index of each maximum in the flattened "
+                                                                      "spatial dims of its channel")),
+    attributes=(Attr("index_element_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the indices"),),
+    type_constraints={"T": FLOAT, "T_SHAPE": IDX, "T_IND": IDX}, shape=adaptive_max_pool_shape,
+    doc="Max over adaptive bins: bin i of an axis spans [floor(i*L/O), ceil((i+1)*L/O)).")
+
+OPS = (MAX_POOL_1, MAX_POOL_8, MAX_POOL_14, AVG_POOL_1, AVG_POOL_14, AVG_POOL_16, ADAPTIVE_AVG_POOL_8,
+       ADAPTIVE_MAX_POOL_8)

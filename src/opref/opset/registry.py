@@ -64,9 +64,9 @@ def category_of(entry: OpsetEntry) -> str:
 def _category_modules():
     # Explicit list: adding a category is one line here.
     from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
-                   generation, image, logical, matrix, movement, normalization, pooling, quantization, reduction,
-                   sequence, shape, sort, tf)
-    return (movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
+                   generation, image, infrastructure, logical, matrix, movement, normalization, pooling,
+                   quantization, reduction, sequence, shape, sort, subgraph, tf)
+    return (infrastructure, subgraph, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
             sort, sequence, tf)
 

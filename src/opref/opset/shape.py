@@ -1,11 +1,16 @@
-"""Shape-manipulating ops: Reshape-1."""
+"""Shape-manipulating ops: Reshape-1, ShapeOf-1/3, Squeeze-1/15, Unsqueeze-1.
+
+Shape rules follow OpenVINO's (src/core/shape_inference/include/<op>_shape_inference.hpp).
+"""
 from __future__ import annotations
 
-from ..shapes import Dimension, PartialShape
-from ..types import ALL
-from .helpers import check, fail, ints_of, rank_of
+import numpy as np
+
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import ALL, IDX, element_type
+from .helpers import check, fail, ints_of, product, rank_of
 from .movement import T_INT
-from .schema import BOOL, Attr, OpSchema, Port
+from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
 
 
 def _product(dims) -> Dimension:
@@ -77,4 +82,157 @@ RESHAPE_1 = OpSchema(
     doc="Gives data a new shape with the same elements; one -1 is inferred.",
 )
 
-OPS = (RESHAPE_1,)
+
+# --- ShapeOf-1 / ShapeOf-3 ----------------------------------------------------------------------------
+def _shape_of(op, data, output_type):
+    shape = data.shape
+    if shape.is_static:      # the value is known: whole-graph inference folds shape sub-graphs
+        dims = shape.to_shape()
+        return TensorInfo(output_type, PartialShape([len(dims)]),
+                          np.asarray(dims, dtype=np.int64).astype(element_type(output_type).dtype))
+    return TensorInfo(output_type, PartialShape([len(shape)]) if shape.rank_is_static else PartialShape.dynamic(1))
+
+
+def shape_of_1_shape(data):
+    return _shape_of("ShapeOf-1", data, "i64")
+
+
+def shape_of_3_shape(data, *, output_type):
+    return _shape_of("ShapeOf-3", data, output_type)
+
+
+SHAPE_OF_1 = OpSchema(
+    "ShapeOf", 1, category="shape",
+    inputs=(Port("data", "T"),), outputs=(Port("output", "i64"),),
+    type_constraints={"T": ALL},
+    shape=shape_of_1_shape,
+    doc="The shape of data as a 1-D i64 tensor.",
+)
+
+# v3 adds the output element type.
+SHAPE_OF_3 = OpSchema(
+    "ShapeOf", 3, category="shape",
+    inputs=(Port("data", "T"),), outputs=(Port("output", "T_OUT"),),
+    attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="i32 or i64"),),
+    type_constraints={"T": ALL, "T_OUT": IDX},
+    shape=shape_of_3_shape,
+    doc="The shape of data as a 1-D tensor of output_type.",
+)
+
+
+# --- Squeeze-1 / Squeeze-15 ----------------------------------------------------------------------------
+def _axes_input(op, axes):
+    ts = axes.shape
+    check(not ts.rank_is_static or len(ts) <= 1, op, f"input 'axes' must be 0-D or 1-D, got {ts}")
+
+
+def _normalize(op, axes, rank):
+    for a in axes:
+        lo, hi = (-rank, rank - 1) if rank else (-1, 0)     # a scalar takes axis 0 or -1
+        check(lo <= a <= hi, op, f"axis {a} of input 'axes' is out of the range [{lo}, {hi}] for data of rank {rank}")
+    return sorted({a % rank if rank else 0 for a in axes})
+
+
+def squeeze_dims(op, dims, axes, *, allow_axis_skip=False):
+    """The squeezed shape of a static-rank `dims` for known `axes` (None: no axes input), as
+    OpenVINO infers it: axes at dims that cannot be 1 are kept; without axes (or with empty axes)
+    every 1 goes, and a dynamic dim that may be 1 makes the rank unknown."""
+    rank = len(dims)
+    if not axes:
+        if any(d.is_dynamic and d.contains(1) for d in dims):
+            return PartialShape.dynamic()
+        return PartialShape([d for d in dims if not d.contains(1)])
+    chosen = set(_normalize(op, axes, rank))
+    if allow_axis_skip and any(d.is_dynamic and d.contains(1) for i, d in enumerate(dims) if i in chosen):
+        return PartialShape.dynamic()
+    return PartialShape([d for i, d in enumerate(dims) if i not in chosen or not d.contains(1)])
+
+
+def _squeeze(op, data, axes, allow_axis_skip, v15):
+    shape = data.shape
+    if axes is None:
+        return squeeze_dims(op, list(shape), None) if shape.rank_is_static else PartialShape.dynamic()
+    _axes_input(op, axes)
+    values = ints_of(axes)
+    if not shape.rank_is_static or not axes.shape.is_static:
+        return PartialShape.dynamic()
+    if values is None:
+        if len(shape) > 0 and product(axes.shape.to_shape()) == 1:
+            # one unknown axis: v1 knows the rank drops by one if any dim may be 1; v15 does not
+            if any(d.contains(1) for d in shape):
+                return PartialShape.dynamic() if v15 else PartialShape.dynamic(len(shape) - 1)
+            return shape
+        return PartialShape.dynamic()
+    return squeeze_dims(op, list(shape), values, allow_axis_skip=allow_axis_skip)
+
+
+def squeeze_1_shape(data, axes=None):
+    return _squeeze("Squeeze-1", data, axes, False, False)
+
+
+def squeeze_15_shape(data, axes=None, *, allow_axis_skip):
+    return _squeeze("Squeeze-15", data, axes, allow_axis_skip, True)
+
+
+SQUEEZE_1 = OpSchema(
+    "Squeeze", 1, category="shape",
+    inputs=(Port("data", "T"), Port("axes", "T_INT", optional=True, const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_INT": T_INT},
+    shape=squeeze_1_shape,
+    doc="Removes dimensions of length 1: those at `axes` (others named there are kept), or all of them.",
+)
+
+# v15 adds allow_axis_skip: a dynamic dim that may be 1 at an axis gives a dynamic rank.
+SQUEEZE_15 = OpSchema(
+    "Squeeze", 15, category="shape",
+    inputs=(Port("data", "T"), Port("axes", "T_INT", optional=True, const=True)),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("allow_axis_skip", BOOL, False,
+                     doc="a dynamic dim that may be 1 at an axis gives a dynamic output rank"),),
+    type_constraints={"T": ALL, "T_INT": T_INT},
+    shape=squeeze_15_shape,
+    doc="Removes dimensions of length 1: those at `axes` (others named there are kept), or all of them.",
+)
+
+
+# --- Unsqueeze-1 ------------------------------------------------------------------------------------------
+def unsqueeze_dims(op, dims, axes):
+    """Inserts 1s at `axes` as OpenVINO does: the output rank counts the distinct raw axes; axes
+    normalised against it that coincide (4 and -1 of rank 5) insert one 1, appended at the end."""
+    check(len(axes) > 0, op, "input 'axes' must not be empty")
+    raw = sorted(set(axes))
+    out_rank = len(dims) + len(raw)
+    for a in raw:
+        check(-out_rank <= a < out_rank, op, f"axis {a} of input 'axes' is out of the range "
+              f"[{-out_rank}, {out_rank - 1}] for an output of rank {out_rank}")
+    out = list(dims)
+    for a in sorted({a + out_rank if a < 0 else a for a in raw}):
+        check(a <= len(out) + 1, op, f"axis {a} of input 'axes' is not valid for rank {len(out)}")
+        if a <= len(out):
+            out.insert(a, Dimension(1, 1))
+        else:
+            out.append(Dimension(1, 1))
+    return out
+
+
+def unsqueeze_shape(data, axes):
+    op = "Unsqueeze-1"
+    _axes_input(op, axes)
+    values = ints_of(axes)
+    shape = data.shape
+    if values is not None and shape.rank_is_static:
+        return PartialShape(unsqueeze_dims(op, list(shape), values))
+    return PartialShape.dynamic()   # (OpenVINO 2026.4 gives a dynamic rank even for one unknown axis)
+
+
+UNSQUEEZE_1 = OpSchema(
+    "Unsqueeze", 1, category="shape",
+    inputs=(Port("data", "T"), Port("axes", "T_INT", const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_INT": T_INT},
+    shape=unsqueeze_shape,
+    doc="Inserts dimensions of length 1 at `axes` (indices into the output shape).",
+)
+
+OPS = (RESHAPE_1, SHAPE_OF_1, SHAPE_OF_3, SQUEEZE_1, SQUEEZE_15, UNSQUEEZE_1)

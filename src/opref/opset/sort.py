@@ -1,4 +1,98 @@
-"""Sort and search ops (schemas and shape rules)."""
+"""Sorting and search ops: TopK-1, TopK-3, TopK-11, SearchSorted-15.
+
+Shape rules follow OpenVINO's (src/core/shape_inference/include/{topk,search_sorted}_shape_inference.hpp)
+on partial shapes, plus the spec's range of K: OpenVINO infers a K of 0 or above the axis length
+without complaint (and its CPU plugin then refuses the model), the spec allows [1, axis length].
+"""
 from __future__ import annotations
 
-OPS = ()
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import FLOAT, SIGNED_INT
+from .helpers import check, fail, ints_of
+from .schema import BOOL, ELEMENT_TYPE, INT, STRING, Attr, OpSchema, Port
+
+# "any numeric type": u1 and nf4 are left out (they share NumPy dtypes with u8 and u4, so a kernel
+# could not tell how to order their values); OpenVINO also sorts booleans.
+T_TOPK = ("boolean",) + FLOAT + SIGNED_INT + ("u64", "u32", "u16", "u8", "u4")
+T_K = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
+T_K_1 = ("i8", "i32", "i64")     # OpenVINO rejects other K types for TopK-1
+T_SEARCH = FLOAT + ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
+
+
+# --- TopK-1 / TopK-3 / TopK-11 -------------------------------------------------------------------
+def _normalize_axis(op: str, axis: int, rank: int) -> int:
+    check(-rank <= axis < rank, op, f"attribute 'axis' = {axis} is out of range for data of rank {rank} "
+          f"(expected [{-rank}, {rank - 1}])")
+    return axis + rank if axis < 0 else axis
+
+
+def _topk_shape(op, data, k, axis, index_element_type, sort, stable=False):
+    check(index_element_type in ("i32", "i64"), op,
+          f"attribute 'index_element_type' must be i32 or i64, got {index_element_type}")
+    check(not stable or sort in ("value", "index"), op,
+          f"attribute 'stable' = true needs sort 'value' or 'index', got sort {sort!r}")
+    shape = data.shape
+    check(not shape.rank_is_static or len(shape) > 0, op, f"input 'data' must have rank > 0, got {shape}")
+    check(not k.shape.rank_is_static or len(k.shape) == 0, op, f"input 'k' must be a scalar, got shape {k.shape}")
+    if shape.rank_is_static:
+        dims = list(shape)
+        ax = _normalize_axis(op, axis, len(dims))
+        kv = ints_of(k)
+        if kv is None:              # anything from 0 to the axis length
+            dims[ax] = Dimension(0, dims[ax].hi)
+        else:
+            (kv,) = kv
+            check(kv >= 1, op, f"input 'k' must be >= 1, got {kv}")
+            check(dims[ax].hi is None or kv <= dims[ax].hi, op,
+                  f"input 'k' = {kv} is larger than data dimension {ax} ({dims[ax]}) of {shape}")
+            dims[ax] = Dimension(kv, kv)
+        shape = PartialShape(dims)
+    else:
+        kv = ints_of(k)
+        check(kv is None or kv[0] >= 1, op, f"input 'k' must be >= 1, got {kv and kv[0]}")
+    return TensorInfo(data.element_type, shape), TensorInfo(index_element_type, shape)
+
+
+def topk_1_shape(data, k, *, axis, mode, sort, index_element_type):
+    return _topk_shape("TopK-1", data, k, axis, index_element_type, sort)
+
+
+def topk_3_shape(data, k, *, axis, mode, sort, index_element_type):
+    return _topk_shape("TopK-3", data, k, axis, index_element_type, sort)
+
+
+def topk_11_shape(data, k, *, axis, mode, sort, stable, index_element_type):
+    return _topk_shape("TopK-11", data, k, axis, index_element_type, sort, stable)
+
+
+_TOPK_ATTRS = (
+    Attr("axis", INT, doc="the axis along which the top K are selected; negative counts from the back"),
+    Attr("mode", STRING, allowed=("max", "min"), doc="select the largest (max) or the smallest (min) values"),
+    Attr("sort", STRING, allowed=("value", "index", "none"),
+         doc="order of the K outputs: by value (descending for max, ascending for min), by ascending index, "
+             "or unspecified (opref, like OpenVINO's CPU plugin, orders by value)"),
+)
+_INDEX_TYPE = Attr("index_element_type", ELEMENT_TYPE, "i32", allowed=("i32", "i64"),
+                   doc="element type of the indices output")
+_TOPK_PORTS = dict(inputs=(Port("data", "T"), Port("k", "T_K", const=True)),
+                   outputs=(Port("values", "T"), Port("indices", "T_IND")))
+_TOPK_DOC = ("The K largest (mode max) or smallest (mode min) values of each slice along `axis`, and their "
+             "indices. Equal values keep their input order; NaN counts as smaller than every number.")
+
+TOPK_1 = OpSchema(
+    "TopK", 1, category="sort", **_TOPK_PORTS, attributes=_TOPK_ATTRS + (_INDEX_TYPE,),
+    type_constraints={"T": T_TOPK, "T_K": T_K_1, "T_IND": ("i32", "i64")}, shape=topk_1_shape, doc=_TOPK_DOC)
+
+# v3: same computation; K may be of any integer type (v1's spec said only "scalar").
+TOPK_3 = OpSchema(
+    "TopK", 3, category="sort", **_TOPK_PORTS, attributes=_TOPK_ATTRS + (_INDEX_TYPE,),
+    type_constraints={"T": T_TOPK, "T_K": T_K, "T_IND": ("i32", "i64")}, shape=topk_3_shape, doc=_TOPK_DOC)
+
+# v11: adds `stable` (equal values keep their input order: what opref always does).
+TOPK_11 = OpSchema(
+    "TopK", 11, category="sort", **_TOPK_PORTS,
+    attributes=_TOPK_ATTRS + (Attr("stable", BOOL, False, doc="equal values keep their input order"), _INDEX_TYPE),
+    type_constraints={"T": T_TOPK, "T_K": T_K, "T_IND": ("i32", "i64")}, shape=topk_11_shape, doc=_TOPK_DOC)
+
+
+OPS = (TOPK_1, TOPK_3, TOPK_11)

@@ -48,20 +48,29 @@ def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> li
     return schema.infer([_as_info(x, schema, p) for x, p in zip(inputs, ports)], attrs)
 
 
-def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list[np.ndarray]:
-    """Computes one op on NumPy arrays; returns one array per output."""
-    schema = get_schema(op)
-    ports = schema.ports_for(len(inputs))
-    arrays = [None if x is None else _as_array(x, schema, p.name) for x, p in zip(inputs, ports)]
-    bound = schema.bind_attrs(attrs)
-    infos = schema.infer([None if a is None else TensorInfo.of_array(a) for a in arrays], bound)
+MAX_OUTPUT_BYTES = 8 << 30     # no kernel allocates an output larger than this (bad input, not a crash)
+
+
+def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np.ndarray]:
+    """One op on arrays with attributes already bound: the shape rule first (every rejection guards
+    the kernel, and no output beyond MAX_OUTPUT_BYTES is allocated), then the kernel or body."""
+    infos = schema.infer([None if a is None else TensorInfo.of_array(a) for a in arrays], attrs)
+    for port, info in zip(schema.outputs, infos):
+        if info.shape.is_static:
+            n = 1
+            for d in info.shape.to_shape():
+                n *= d
+            size = n * max(element_type(info.element_type).dtype.itemsize, 1)
+            if size > MAX_OUTPUT_BYTES:
+                raise InputError(f"{schema.versioned_name}: output {port.name!r} of shape {info.shape} would need "
+                                 f"{size} bytes, more than the {MAX_OUTPUT_BYTES}-byte limit")
     if schema.body is not None:
-        outs = schema.body(Eager(), *arrays, **bound)
+        outs = schema.body(Eager(), *arrays, **attrs)
     else:
         kernel = KERNELS.get(schema.versioned_name)
         if kernel is None:
             raise OprefError(f"{schema.versioned_name}: no kernel is registered")
-        outs = kernel(*arrays, **bound)
+        outs = kernel(*arrays, **attrs)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     result = []
     for port, info, out in zip(schema.outputs, infos, outs):
@@ -75,6 +84,14 @@ def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list
                                  f"{list(out.shape)}, shape rule says {info.shape}")
         result.append(out)
     return result
+
+
+def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> list[np.ndarray]:
+    """Computes one op on NumPy arrays; returns one array per output."""
+    schema = get_schema(op)
+    ports = schema.ports_for(len(inputs))
+    arrays = [None if x is None else _as_array(x, schema, p.name) for x, p in zip(inputs, ports)]
+    return execute(schema, arrays, schema.bind_attrs(attrs))
 
 
 class Eager:

@@ -1,10 +1,233 @@
-"""Cases: comparison ops."""
+"""Cases for the comparison ops, and the generators the other elementwise tables of this helper
+(logical, bitwise) share: seeded broadcastable shape pairs under every `auto_broadcast` mode,
+values drawn from small pools (so that equal elements are common) salted with edge values (NaN,
++-Inf, -0, integer limits), empty and scalar tensors, and partial-shape variants of each case."""
 from __future__ import annotations
+
+import itertools
+
+import ml_dtypes
+import numpy as np
+
+from ...shapes import Dimension, PartialShape
+from ...types import FLOAT, element_type, element_type_of
+from . import Case, ShapeCase, info
+from ._gen import array, loosen, rng_for
+
+N = 110   # sampled value cases per op
+
+# --- shapes -----------------------------------------------------------------------------------------
+def _dims(rng, rank, empty_ok):
+    lo = 0 if empty_ok and rng.random() < 0.08 else 1
+    return [int(rng.integers(lo, 5)) for _ in range(rank)]
+
+
+def _squash(rng, dims, p=0.35):
+    return [1 if rng.random() < p else d for d in dims]
+
+
+def shape_pair(rng, i):
+    """(mode, shape_a, shape_b): numpy (most), none (equal shapes) or pdpd. pdpd pairs have equal
+    ranks and b's last dim equal to a's (not 1): there OpenVINO (which reads pdpd from IR with axis
+    0, left-aligned), the spec (axis = rank(a) - rank(b)) and opref's families agree."""
+    kind = i % 10
+    if kind == 7:
+        s = _dims(rng, int(rng.integers(0, 5)), True)
+        return "none", s, list(s)
+    if kind == 8:
+        a = _dims(rng, int(rng.integers(1, 5)), False)
+        a[-1] = max(a[-1], 2)
+        b = _squash(rng, a[:-1]) + [a[-1]]
+        return "pdpd", a, b
+    out = _dims(rng, int(rng.integers(0, 5)), True)
+    a = _squash(rng, out[len(out) - int(rng.integers(0, len(out) + 1)):])
+    b = _squash(rng, out)
+    if rng.random() < 0.5:
+        a, b = b, a
+    return "numpy", a, b
+
+
+# --- values -----------------------------------------------------------------------------------------
+def edges(et):
+    t = element_type(et)
+    if t.name == "boolean":
+        return [False, True]
+    if t.is_float:
+        big = float(ml_dtypes.finfo(t.dtype).max)
+        out = [0.0, -0.0, np.nan, 1.0, -1.0, big, -big, float(ml_dtypes.finfo(t.dtype).tiny)]
+        if t.name != "f8e4m3":            # f8e4m3fn has no infinities
+            out += [np.inf, -np.inf]
+        return out
+    info_ = ml_dtypes.iinfo(t.dtype)
+    return [0, 1, int(info_.min), int(info_.max), int(info_.max) - 1] + ([-1] if t.is_signed else [])
+
+
+def pool_values(rng, et, shape, p_edge=0.15, pool=None):
+    """Values from a small pool (so that a and b often hold equal elements), some replaced by edges."""
+    t = element_type(et)
+    shape = tuple(shape)
+    if t.name == "boolean":
+        return rng.integers(0, 2, shape).astype(bool)
+    base = (rng.integers(-6, 7, shape) / 2.0) if t.is_float else array(rng, et, shape, -3, 3).astype(np.int64)
+    base = base.astype(object)
+    if p_edge and base.size:
+        e = np.empty(len(edges(et) if pool is None else pool), dtype=object)
+        e[:] = edges(et) if pool is None else pool
+        mask = rng.random(shape) < p_edge
+        base = np.where(mask, e[rng.integers(0, len(e), shape)], base)
+    if t.is_float:
+        return np.asarray(base.astype(np.float64)).astype(t.dtype)
+    return np.array(base.tolist(), dtype=t.dtype).reshape(shape)
+
+
+def _sid(shape):
+    return "x".join(map(str, shape)) or "s"
+
+
+# --- the OpenVINO CPU plugin's known infidelities ------------------------------------------------------
+I64_CPU = ("the CPU plugin computes i64/u64/u32 as i32 (values beyond 32 bits are truncated); OpenVINO's "
+           "reference evaluate is asked")
+F64_CPU = "the CPU plugin computes f64 as f32 (rounding changes comparisons near limits); the reference evaluate is asked"
+
+
+def oracle_marks(op, inputs):
+    """(openvino reason, oracle) for a case whose inputs the CPU plugin cannot take faithfully."""
+    et = element_type_of(inputs[0])
+    if et in ("i64", "u64", "u32"):
+        lo, hi = -2**31, 2**31 - 1
+        if any(a.size and (int(a.min()) < lo or int(a.max()) > hi) for a in inputs):
+            return I64_CPU, "reference"
+    if et == "f64":
+        return F64_CPU, "reference"
+    return None, "openvino"
+
+
+def make_case(op, id, inputs, attrs=None, marks=oracle_marks):
+    why, oracle = marks(op, inputs)
+    return Case(op, id, tuple(inputs), dict(attrs or {}), openvino=why, oracle=oracle)
+
+
+# --- generators ---------------------------------------------------------------------------------------
+def binary_cases(op, types, n=N, values=pool_values, marks=oracle_marks):
+    rng = rng_for(op)
+    cycle = itertools.cycle(types)
+    out = []
+    for i in range(n):
+        et = next(cycle)
+        mode, sa, sb = shape_pair(rng, i)
+        a, b = values(rng, et, sa), values(rng, et, sb)
+        attrs = {} if mode == "numpy" and i % 3 else {"auto_broadcast": mode}
+        out.append(make_case(op, f"{i}_{et}_{mode}_{_sid(sa)}_{_sid(sb)}", (a, b), attrs, marks))
+    return out
+
+
+def unary_cases(op, types, attr_choices=({},), n=N, values=pool_values, marks=oracle_marks):
+    rng = rng_for(op)
+    cycle = itertools.cycle(types)
+    choices = itertools.cycle(attr_choices)
+    out = []
+    for i in range(n):
+        et, attrs = next(cycle), next(choices)
+        shape = _dims(rng, int(rng.integers(0, 5)), True)
+        x = values(rng, et, shape, p_edge=0.3)
+        tag = "_".join(f"{k}{int(v) if isinstance(v, bool) else v}" for k, v in attrs.items())
+        out.append(make_case(op, f"{i}_{et}_{_sid(shape)}{'_' + tag if tag else ''}", (x,), attrs, marks))
+    return out
+
+
+def all_edges_cases(op, types, marks=oracle_marks):
+    """Every edge value against every edge value of the same type (one case per type)."""
+    out = []
+    for et in types:
+        e = edges(et)
+        dt = element_type(et).dtype
+        a = np.array(e, dtype=object if not element_type(et).is_float else np.float64)
+        grid_a, grid_b = np.meshgrid(a, a, indexing="ij")
+        cast = (lambda g: g.astype(np.float64).astype(dt)) if element_type(et).is_float else \
+            (lambda g: np.array(g.tolist(), dtype=dt))
+        out.append(make_case(op, f"edges_{et}", (cast(grid_a), cast(grid_b)), {}, marks))
+    return out
+
+
+def binary_errors(op, et="f32", other="i32"):
+    z = element_type(et).dtype
+    return [
+        Case(op, "err_broadcast", (np.zeros((2, 3), z), np.zeros((4,), z)), error="do not broadcast"),
+        Case(op, "err_none", (np.zeros((2, 3), z), np.zeros((3,), z)), {"auto_broadcast": "none"},
+             error="auto_broadcast=none needs equal shapes"),
+        Case(op, "err_pdpd_rank", (np.zeros((3,), z), np.zeros((2, 3), z)), {"auto_broadcast": "pdpd"},
+             error="pdpd"),
+        Case(op, "err_mode", (np.zeros((3,), z), np.zeros((3,), z)), {"auto_broadcast": "explicit"},
+             error="'auto_broadcast'"),
+        Case(op, "err_types", (np.zeros((3,), z), np.zeros((3,), element_type(other).dtype)),
+             error="they must match"),
+    ]
+
+
+def loosen_cases(rng, value_cases, p_rank=0.1):
+    """Partial-shape variants of value cases: every input's shape loosened, some of dynamic rank."""
+    out = []
+    for i, c in enumerate(value_cases):
+        infos = []
+        for x in c.inputs:
+            shape = PartialShape.dynamic() if rng.random() < p_rank else loosen(rng, x.shape)
+            infos.append(info(element_type_of(x), shape))
+        out.append(ShapeCase(c.op, f"{i}_{c.id}", tuple(infos), c.attrs))
+    return out
+
+
+def binary_shape_errors(op, et="f32"):
+    """Broadcasting corners on partial shapes: intervals that must merge, 1 that may stretch, conflicts."""
+    cases = [
+        ("interval_merge", [(2, 6), 3], [(4, 8), 3], "numpy"),
+        ("interval_with_1", [(1, 6)], [(3, 8)], "numpy"),
+        ("both_may_be_1", [(0, 6)], [(1, 3)], "numpy"),
+        ("dyn_vs_static", [-1, 3], [5, 1], "numpy"),
+        ("conflict", [2, 3], [4, 3], "numpy"),
+        ("interval_conflict", [(2, 3)], [(5, 8)], "numpy"),
+        ("none_interval", [(2, 6), -1], [(4, 8), 3], "none"),
+        ("none_rank", [2, 3], [3], "none"),
+        ("none_dyn_rank", None, [2, (1, 4)], "none"),
+        ("numpy_dyn_rank", None, [2, 3], "numpy"),
+        ("pdpd_same_rank", [2, -1, 4], [1, 3, 4], "pdpd"),
+        ("pdpd_dyn_rank", [2, 3], None, "pdpd"),
+        ("pdpd_conflict", [2, 3, 4], [2, 5, 4], "pdpd"),
+        ("scalar_scalar", [], [], "numpy"),
+        ("empty_vs_1", [0, 3], [1, 3], "numpy"),
+        ("empty_vs_dyn", [0], [-1], "numpy"),
+    ]
+    return [ShapeCase(op, f"corner_{name}", (info(et, a), info(et, b)), {"auto_broadcast": m})
+            for name, a, b, m in cases]
+
+
+# --- this table -------------------------------------------------------------------------------------
+from ...opset.comparison import COMPARABLE   # noqa: E402  (after the shared generators above)
+
+BINARY = ("Equal-1", "NotEqual-1", "Less-1", "LessEqual-1", "Greater-1", "GreaterEqual-1")
+INF_ATTRS = ({}, {"detect_negative": False}, {"detect_positive": False},
+             {"detect_negative": False, "detect_positive": False}, {"detect_negative": True, "detect_positive": True})
 
 
 def cases():
-    return []
+    out = []
+    for op in BINARY:
+        out += binary_cases(op, COMPARABLE) + all_edges_cases(op, COMPARABLE) + binary_errors(op)
+    out += unary_cases("IsFinite-10", FLOAT) + unary_cases("IsNaN-10", FLOAT)
+    out += unary_cases("IsInf-10", FLOAT, INF_ATTRS)
+    for op in ("IsFinite-10", "IsNaN-10", "IsInf-10"):
+        out += [Case(op, "err_int", (np.zeros(3, np.int32),), error="expected one of"),
+                Case(op, "err_bool", (np.zeros(3, bool),), error="expected one of")]
+    out.append(Case("IsInf-10", "err_attr", (np.zeros(3, np.float32),), {"detect_negative": "yes"},
+                    error="'detect_negative'"))
+    return out
 
 
 def shape_cases():
-    return []
+    rng = np.random.default_rng(7)
+    value_cases = [c for c in cases() if c.error is None]
+    out = loosen_cases(rng, value_cases)
+    for op in BINARY:
+        out += binary_shape_errors(op)
+    out += [ShapeCase("IsNaN-10", "dyn_rank", (info("f16", None),)),
+            ShapeCase("IsInf-10", "interval", (info("bf16", [(1, 5), -1, 0]),))]
+    return out

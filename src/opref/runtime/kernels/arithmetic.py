@@ -1,4 +1,268 @@
-"""Arithmetic ops: unary math and binary elementwise arithmetic (kernels)."""
+"""Arithmetic ops: unary math and binary elementwise arithmetic (kernels).
+
+Conventions, for every element type the schemas allow:
+- floats narrower than f32 (f16, bf16, f8) are computed in f32 and rounded back once, as OpenVINO's
+  CPU plugin does; f32 and f64 compute in their own type; NaN and +-inf follow IEEE 754;
+- integers wrap around (two's complement), never saturate; integer division and remainders round
+  as each op's spec says (floor for Divide with m_pythondiv and FloorMod, truncation for Divide
+  without it and Mod);
+- transcendental functions of integers are computed in f64 and rounded to the nearest integer
+  (halves away from zero), as OpenVINO's reference implementations do.
+"""
 from __future__ import annotations
 
-KERNELS = {}
+import ml_dtypes
+import numpy as np
+
+from ...types import accumulator_dtype
+from ._elementwise import binary, unary
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    """Floats narrower than f32 as f32 (the type they are computed in); anything else as is."""
+    return x.astype(accumulator_dtype(x.dtype), copy=False)
+
+
+def _is_int(x: np.ndarray) -> bool:
+    return x.dtype.kind in "iu"
+
+
+def _float_fn(fn):
+    """fn on floats (narrow ones in f32); on integers computed in f64 and rounded to nearest, halves
+    away from zero, then wrapped into the integer type."""
+    def compute(x):
+        if _is_int(x):
+            with np.errstate(all="ignore"):
+                y = fn(x.astype(np.float64))
+            return _to_int(_round_half_away(y), x.dtype)
+        with np.errstate(all="ignore"):
+            return fn(_wide(x)).astype(x.dtype)
+    return compute
+
+
+def _to_int(y: np.ndarray, dtype) -> np.ndarray:
+    """Integral f64 values into an integer type: NaN -> 0, out-of-range values wrap as an int64
+    conversion would (what C++ static_cast does on the platforms OpenVINO supports)."""
+    y = np.where(np.isfinite(y), y, 0.0)
+    y = np.clip(y, -2.0**63, 2.0**63 - 1024)
+    return y.astype(np.int64).astype(dtype)
+
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    r = np.trunc(x)
+    return np.where(np.abs(x - r) >= 0.5, r + np.sign(x), r)
+
+
+# --- erf and its inverse (NumPy has neither) ---------------------------------------------------------
+_TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
+
+
+def erf(x: np.ndarray) -> np.ndarray:
+    """erf of f64 values: erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n (2x^2)^n x / (1*3*...*(2n+1)), a
+    series of positive terms (no cancellation), exact to a few ulps for |x| < 6; beyond, |erf| = 1
+    in f64."""
+    x = np.asarray(x, dtype=np.float64)
+    a = np.minimum(np.abs(x), 6.0)
+    a2 = 2.0 * a * a
+    term = a.copy()
+    total = a.copy()
+    for n in range(200):              # the terms shrink geometrically once 2n+3 > 2x^2 (<= 72)
+        term = term * a2 / (2 * n + 3)
+        total = total + term
+    y = np.minimum(_TWO_OVER_SQRT_PI * np.exp(-a * a) * total, 1.0)
+    y = np.where(np.abs(x) >= 6.0, 1.0, y)
+    return np.where(np.isnan(x), np.nan, np.copysign(y, x))
+
+
+def erfinv(x: np.ndarray) -> np.ndarray:
+    """Inverse of erf on f64: Giles' approximation, then Newton steps on erf(y) = x."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        w = -np.log((1.0 - x) * (1.0 + x))
+        small = w < 5.0
+        ws = w - 2.5
+        wl = np.sqrt(np.maximum(w, 0.0)) - 3.0
+        ps = np.polyval([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                         -0.00125372503, -0.00417768164, 0.246640727, 1.50140941], ws)
+        pl = np.polyval([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                         -0.0076224613, 0.00943887047, 1.00167406, 2.83297682], wl)
+        y = np.where(small, ps, pl) * x
+        inside = np.abs(x) < 1.0
+        y = np.where(inside, y, 0.0)
+        for _ in range(3):
+            y = y - (erf(y) - x) / (_TWO_OVER_SQRT_PI * np.exp(-y * y))
+            y = np.where(inside, y, 0.0)
+    y = np.where(x == 1.0, np.inf, np.where(x == -1.0, -np.inf, y))
+    y = np.where(np.abs(x) > 1.0, np.nan, y)
+    return np.where(np.isnan(x), np.nan, np.where(x == 0, x, y))
+
+
+# --- binary ---------------------------------------------------------------------------------------
+def _same(fn):
+    """fn on two arrays of one type: narrow floats in f32; integers wrap in their own type."""
+    def compute(a, b):
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype)
+    return compute
+
+
+def _divide(a, b, *, m_pythondiv):
+    if not _is_int(a):
+        return _same(np.true_divide)(a, b)
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(a, b)
+        if not m_pythondiv and a.dtype.kind == "i":   # truncate: floor + 1 where the quotient is inexact and negative
+            inexact = np.remainder(a, b) != 0
+            q = np.where(inexact & ((a < 0) != (b < 0)), q + 1, q).astype(a.dtype)
+    return q
+
+
+def _power(a, b):
+    if not _is_int(a):
+        return _same(np.power)(a, b)
+    # integers: repeated multiplication in the type, wrapping; negative exponents give the integer
+    # part of 1 / a**|b| (1 for a = 1, +-1 for a = -1, 0 otherwise)
+    a, b = np.broadcast_arrays(a, b)
+    result = np.ones(a.shape, a.dtype)
+    base = a.copy()
+    e = np.where(b > 0, b, 0).astype(np.uint64) if b.dtype.kind == "i" else b.astype(np.uint64)
+    with np.errstate(all="ignore"):
+        while e.any():
+            odd = (e & np.uint64(1)).astype(bool)
+            result = np.where(odd, result * base, result).astype(a.dtype)
+            base = (base * base).astype(a.dtype)
+            e = e >> np.uint64(1)
+    if b.dtype.kind == "i":
+        neg = b < 0
+        one = a == 1
+        minus_one = a == -1
+        inv = np.where(one, 1, np.where(minus_one, np.where(b % 2 == 0, 1, -1), 0)).astype(a.dtype)
+        result = np.where(neg, inv, result).astype(a.dtype)
+    return result
+
+
+def _maximum(a, b):
+    return _same(np.maximum)(a, b)
+
+
+def _minimum(a, b):
+    return _same(np.minimum)(a, b)
+
+
+def _squared_difference(a, b):
+    def f(x, y):
+        d = x - y
+        return d * d
+    return _same(f)(a, b)
+
+
+def _mod(a, b):
+    return _same(np.fmod)(a, b)
+
+
+def _floor_mod(a, b):
+    return _same(np.mod)(a, b)
+
+
+# --- unary ----------------------------------------------------------------------------------------
+def _abs(x):
+    return np.abs(_wide(x)).astype(x.dtype)     # integers: abs(INT_MIN) wraps to INT_MIN
+
+
+def _negative(x):
+    if x.dtype.kind == "u":
+        return (np.zeros_like(x) - x).astype(x.dtype)
+    with np.errstate(all="ignore"):
+        return np.negative(_wide(x)).astype(x.dtype)
+
+
+def _sign(x):
+    if _is_int(x):
+        return np.sign(x).astype(x.dtype)
+    return np.sign(_wide(x)).astype(x.dtype)
+
+
+def _integral_identity(fn):
+    def compute(x):
+        return x.copy() if _is_int(x) else fn(_wide(x)).astype(x.dtype)
+    return compute
+
+
+def _round(x, *, mode):
+    if _is_int(x):
+        return x.copy()
+    w = _wide(x)
+    return (np.rint(w) if mode == "half_to_even" else _round_half_away(w)).astype(x.dtype)
+
+
+# --- CumSum-3 and SegmentMax-16 ---------------------------------------------------------------------
+def cumsum(data, axis=None, *, exclusive, reverse):
+    ax = 0 if axis is None else int(np.asarray(axis).reshape(-1)[0])
+    ax = ax + data.ndim if ax < 0 else ax
+    acc = accumulator_dtype(data.dtype)
+    x = data.astype(acc)
+    if reverse:
+        x = np.flip(x, ax)
+    with np.errstate(all="ignore"):
+        y = np.cumsum(x, axis=ax, dtype=acc)
+    if exclusive:          # shift by one along the axis: the j-th sum leaves out element j
+        y = y - x
+    if reverse:
+        y = np.flip(y, ax)
+    return np.ascontiguousarray(y).astype(data.dtype)
+
+
+def segment_max(data, segment_ids, num_segments=None, *, fill_mode):
+    ids = np.asarray(segment_ids).astype(np.int64).reshape(-1)
+    n = int(np.asarray(num_segments).reshape(-1)[0]) if num_segments is not None \
+        else (int(ids.max()) + 1 if ids.size else 0)
+    work = _wide(data)
+    if work.dtype.kind == "f":        # lowest: the most negative finite value of the type
+        lowest, start = float(ml_dtypes.finfo(data.dtype).min), -np.inf
+    else:
+        lowest = start = np.iinfo(data.dtype).min
+    out = np.full((n,) + data.shape[1:], start, dtype=work.dtype)
+    keep = ids < n                       # ids beyond num_segments are dropped
+    np.maximum.at(out, ids[keep], work[keep])
+    counts = np.bincount(ids[keep], minlength=n)[:n]
+    fill = 0 if fill_mode == "zero" else lowest
+    empty = (counts == 0).reshape((n,) + (1,) * (data.ndim - 1))
+    return np.where(empty, np.asarray(fill, dtype=work.dtype), out).astype(data.dtype)
+
+
+KERNELS = {
+    "Add-1": binary(_same(np.add)),
+    "Subtract-1": binary(_same(np.subtract)),
+    "Multiply-1": binary(_same(np.multiply)),
+    "Divide-1": binary(_divide, ["m_pythondiv"]),
+    "Power-1": binary(_power),
+    "Maximum-1": binary(_maximum),
+    "Minimum-1": binary(_minimum),
+    "SquaredDifference-1": binary(_squared_difference),
+    "Mod-1": binary(_mod),
+    "FloorMod-1": binary(_floor_mod),
+    "Abs-1": unary(_abs),
+    "Negative-1": unary(_negative),
+    "Sign-1": unary(_sign),
+    "Floor-1": unary(_integral_identity(np.floor)),
+    "Ceiling-1": unary(_integral_identity(np.ceil)),
+    "Round-5": unary(_round, ["mode"]),
+    "Sqrt-1": unary(_float_fn(np.sqrt)),
+    "Log-1": unary(_float_fn(np.log)),
+    "Erf-1": unary(_float_fn(lambda x: erf(x.astype(np.float64)).astype(x.dtype))),
+    "ErfInv-17": unary(_float_fn(lambda x: erfinv(x.astype(np.float64)).astype(x.dtype))),
+    "Tanh-1": unary(_float_fn(np.tanh)),
+    "Sin-1": unary(_float_fn(np.sin)),
+    "Cos-1": unary(_float_fn(np.cos)),
+    "Tan-1": unary(_float_fn(np.tan)),
+    "Asin-1": unary(_float_fn(np.arcsin)),
+    "Acos-1": unary(_float_fn(np.arccos)),
+    "Atan-1": unary(_float_fn(np.arctan)),
+    "Sinh-1": unary(_float_fn(np.sinh)),
+    "Cosh-1": unary(_float_fn(np.cosh)),
+    "Asinh-3": unary(_float_fn(np.arcsinh)),
+    "Acosh-3": unary(_float_fn(np.arccosh)),
+    "Atanh-3": unary(_float_fn(np.arctanh)),
+    "CumSum-3": cumsum,
+    "SegmentMax-16": segment_max,
+}

@@ -1,8 +1,10 @@
-"""Data-movement kernels: each is one or two reshapes around a transpose, as the specs define them."""
+"""Data-movement kernels: reshapes, transposes, index arithmetic. They move values, never compute
+them, so every element type (strings, sub-byte types held unpacked) goes through unchanged."""
 from __future__ import annotations
 
 import numpy as np
 
+from ...opset.movement import slice_index, strided_slice_index
 from ...types import accumulator_dtype
 
 
@@ -81,6 +83,127 @@ def transpose(data, input_order):
     return np.transpose(data, order if order else None)
 
 
+def _zero(dtype):
+    """The padding / filler value of a type: 0, False or the empty string."""
+    return np.zeros((), dtype)[()] if dtype.kind not in "UT" else ""
+
+
+def concat(data, *more_data, axis):
+    return np.concatenate((data,) + more_data, axis=axis)
+
+
+def split(data, axis, *, num_splits):
+    return np.split(data, num_splits, axis=int(axis))
+
+
+def variadic_split(data, axis, split_lengths):
+    ax = int(np.asarray(axis).reshape(-1)[0])
+    lengths = _ints(split_lengths)
+    if -1 in lengths:
+        lengths[lengths.index(-1)] = data.shape[ax] - (sum(lengths) + 1)
+    return np.split(data, np.cumsum(lengths)[:-1].tolist(), axis=ax)
+
+
+def _gather(data, indices, axis, batch_dims):
+    """output[b..., p..., i..., q...] = data[b..., p..., indices[b..., i...], q...]; indices below 0
+    count from the end, indices out of [-n, n) give zeros."""
+    ax = int(np.asarray(axis).reshape(-1)[0])
+    ax += data.ndim if ax < 0 else 0
+    b = batch_dims + indices.ndim if batch_dims < 0 else batch_dims
+    n = data.shape[ax]
+    idx = indices.astype(np.int64)
+    idx = np.where(idx < 0, idx + n, idx)
+    valid = (idx >= 0) & (idx < n)
+    batch, pre, post = data.shape[:b], data.shape[b:ax], data.shape[ax + 1:]
+    nb, npre, npost = int(np.prod(batch)), int(np.prod(pre)), int(np.prod(post))
+    x = data.reshape(nb, npre, n, npost)
+    i = np.where(valid, idx, 0).reshape(nb, -1)
+    if n == 0:
+        out = np.full((nb, npre, i.shape[1], npost), _zero(data.dtype), data.dtype)
+    else:
+        out = x[np.arange(nb)[:, None, None], :, i[:, :, None], np.arange(npost)[None, None, :]]  # (B, I, Q, P)
+        out = out.transpose(0, 3, 1, 2)
+        out = np.where(valid.reshape(nb, 1, -1, 1), out, np.asarray(_zero(data.dtype), data.dtype))
+    return out.reshape(batch + pre + indices.shape[b:] + post)
+
+
+def gather_1(data, indices, axis):
+    return _gather(data, indices, axis, 0)
+
+
+def gather_7(data, indices, axis, *, batch_dims):
+    return _gather(data, indices, axis, batch_dims)
+
+
+def tile(data, repeats):
+    return np.tile(data, _ints(repeats)) if data.ndim or len(_ints(repeats)) else data.copy()
+
+
+def _pad(data, pads_begin, pads_end, pad_value, pad_mode):
+    """Each output coordinate o reads input coordinate o - pads_begin, mapped back into range by the
+    mode (negative pads simply start or stop inside the data: cropping)."""
+    pb, pe = _ints(pads_begin), _ints(pads_end)
+    out_shape = [max(b + n + e, 0) for b, n, e in zip(pb, data.shape, pe)]
+    value = _zero(data.dtype) if pad_value is None or pad_mode != "constant" else np.asarray(pad_value)[()]
+    if data.size == 0 or 0 in out_shape:
+        return np.full(out_shape, value, data.dtype)
+    index, outside = [], np.zeros(out_shape, bool)
+    for axis, (b, n, size) in enumerate(zip(pb, data.shape, out_shape)):
+        i = np.arange(size) - b
+        if pad_mode == "constant":
+            miss = (i < 0) | (i >= n)
+            outside |= miss.reshape([-1 if k == axis else 1 for k in range(len(out_shape))])
+            i = np.clip(i, 0, n - 1)
+        elif pad_mode == "edge":
+            i = np.clip(i, 0, n - 1)
+        elif pad_mode == "reflect":
+            period = 2 * (n - 1)
+            i = np.mod(i, period) if period else np.zeros_like(i)
+            i = np.where(i >= n, period - i, i)
+        else:  # symmetric
+            i = np.mod(i, 2 * n)
+            i = np.where(i >= n, 2 * n - 1 - i, i)
+        index.append(i)
+    out = data[np.ix_(*index)]
+    if pad_mode == "constant":
+        out = np.where(outside, np.asarray(value, data.dtype), out)
+    return out
+
+
+def pad(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    return _pad(data, pads_begin, pads_end, pad_value, pad_mode)
+
+
+def broadcast(data, target_shape, axes_mapping=None, *, mode):
+    target = _ints(target_shape)
+    if mode in ("explicit", "none"):
+        grid = [1] * len(target)
+        for i, t in enumerate(_ints(axes_mapping)[:data.ndim]):
+            grid[t] = data.shape[i]
+        return np.array(np.broadcast_to(data.reshape(grid), target))
+    if mode == "bidirectional":
+        target = np.broadcast_shapes(tuple(target), data.shape)
+    elif mode == "pdpd":
+        target = [d if t == 1 else t for d, t in zip(data.shape, target)]
+    return np.array(np.broadcast_to(data, target))
+
+
+def strided_slice(data, begin, end, stride=None, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
+                  ellipsis_mask):
+    b, e = _ints(begin), _ints(end)
+    s = _ints(stride) if stride is not None else [1] * len(b)
+    index = strided_slice_index(data.ndim, b, e, s, begin_mask=begin_mask, end_mask=end_mask,
+                                new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask,
+                                ellipsis_mask=ellipsis_mask)
+    return np.array(data[index])
+
+
+def slice_(data, start, stop, step, axes=None):
+    b = _ints(start)
+    axes = list(range(len(b))) if axes is None else [a + data.ndim if a < 0 else a for a in _ints(axes)]
+    return np.array(data[slice_index(data.ndim, b, _ints(stop), _ints(step), axes)])
+
+
 KERNELS = {
     "SpaceToBatch-2": space_to_batch,
     "BatchToSpace-2": batch_to_space,
@@ -88,4 +211,17 @@ KERNELS = {
     "SpaceToDepth-1": space_to_depth,
     "Col2Im-15": col2im,
     "Transpose-1": transpose,
+    "Concat-1": concat,
+    "Split-1": split,
+    "VariadicSplit-1": variadic_split,
+    "Gather-1": gather_1,
+    "Gather-7": gather_7,
+    "Gather-8": gather_7,          # v8 adds negative indices and zeros out of range; _gather does both
+    "Tile-1": tile,
+    "Pad-1": pad,
+    "Pad-12": pad,
+    "Broadcast-1": broadcast,
+    "Broadcast-3": broadcast,
+    "StridedSlice-1": strided_slice,
+    "Slice-8": slice_,
 }

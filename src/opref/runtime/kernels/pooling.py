@@ -1,4 +1,220 @@
-"""Pooling ops (kernels)."""
+"""Pooling kernels: one strided slice of the padded data per kernel tap (a 3x3 window is nine
+whole-tensor maximum/add operations, no per-element loops), and separable adaptive pooling.
+
+MaxPool pads with the lowest value of the computing type (-inf for floats) so padding never wins;
+ties keep the first tap in row-major window order. AvgPool sums in f32 (f64 for f64) and divides by
+the number of counted positions: with exclude-pad only data positions, otherwise data and explicit
+padding, never the overhang that rounding_type ceil adds beyond the padding. Integer averages are
+rounded half to even, as OpenVINO does.
+"""
 from __future__ import annotations
 
-KERNELS = {}
+import numpy as np
+
+from ...opset.helpers import same_pads
+from ...opset.pooling import ir_attr_names, pool_output_dims
+from ...shapes import PartialShape
+from ...types import element_type
+
+
+def _geometry(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type):
+    """Resolved (pad_begin, pad_end) per spatial axis and the output spatial sizes."""
+    n = len(kernel)
+    dilations = tuple(dilations) or (1,) * n
+    out = pool_output_dims(op, PartialShape(shape), kernel=kernel, strides=strides, dilations=dilations,
+                           pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
+                           rounding_type=rounding_type).to_shape()[2:]
+    if auto_pad == "valid":
+        pads = [(0, 0)] * n
+    elif auto_pad in ("same_upper", "same_lower"):
+        pads = [same_pads(size, k, s, d, auto_pad == "same_upper")
+                for size, k, s, d in zip(shape[2:], kernel, strides, dilations)]
+    else:
+        pads = list(zip(tuple(pads_begin) or (0,) * n, tuple(pads_end) or (0,) * n))
+    return pads, dilations, out
+
+
+def _padded(x, pads, kernel, strides, dilations, out, fill):
+    """x padded with `fill`, with room at the end for windows that rounding up lets run past the pads."""
+    width = [(0, 0), (0, 0)]
+    for size, (pb, pe), k, s, d, o in zip(x.shape[2:], pads, kernel, strides, dilations, out):
+        need = (o - 1) * s + (k - 1) * d + 1 if o else 0
+        width.append((pb, max(pe, need - size - pb)))
+    return np.pad(x, width, constant_values=fill)
+
+
+def _taps(xp, kernel, strides, dilations, out):
+    """(tap, view) per kernel tap: view[n, c, o...] = xp[n, c, o*s + tap*d ...]."""
+    for tap in np.ndindex(*kernel):
+        index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(tap, dilations, strides, out))
+        yield tap, xp[(slice(None), slice(None)) + index]
+
+
+def _compute_dtype(dtype):
+    t = element_type(dtype)
+    if t.is_float:
+        return np.dtype(np.float64 if t.name == "f64" else np.float32)
+    return t.dtype
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+# --- MaxPool ----------------------------------------------------------------------------------------
+def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type,
+              index_element_type=None, axis=0):
+    pads, dilations, out = _geometry(op, data.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad,
+                                     rounding_type)
+    ct = _compute_dtype(data.dtype)
+    x = data.astype(ct, copy=False)
+    shape = x.shape[:2] + tuple(out)
+    if 0 in shape:
+        empty = np.zeros(shape, data.dtype)
+        return empty if index_element_type is None else (empty, np.zeros(shape, element_type(index_element_type).dtype))
+    xp = _padded(x, pads, kernel, strides, dilations, out, _lowest(ct))
+    best = np.full(shape, _lowest(ct), ct)
+    tap_of = np.zeros(shape, np.int64) if index_element_type else None
+    first = True
+    for k, (tap, view) in enumerate(_taps(xp, kernel, strides, dilations, out)):
+        if first:
+            best[...] = view
+            first = False
+            continue
+        # a NaN wins and stays (NaN propagates, as in np.maximum); otherwise the first maximum stays
+        better = (view > best) | (np.isnan(view) & ~np.isnan(best)) if ct.kind == "f" else view > best
+        np.copyto(best, view, where=better)
+        if tap_of is not None:
+            np.copyto(tap_of, k, where=better)
+    values = best.astype(data.dtype)
+    if index_element_type is None:
+        return values
+    return values, _indices(data.shape, tap_of, kernel, strides, dilations, pads, out, axis, index_element_type)
+
+
+def _indices(shape, tap_of, kernel, strides, dilations, pads, out, axis, index_element_type):
+    """Flat index into data flattened from `axis` of the winning tap of every window."""
+    n = len(kernel)
+    taps = np.stack(np.unravel_index(tap_of, kernel)) if n else np.zeros((0,) + tap_of.shape, np.int64)
+    flat = np.zeros(tap_of.shape, np.int64)
+    for i in range(n):
+        o = np.arange(out[i]).reshape((-1,) + (1,) * (n - 1 - i))
+        coord = o * strides[i] + taps[i] * dilations[i] - pads[i][0]   # unpadded data coordinate
+        flat = flat * shape[2 + i] + coord
+    size = int(np.prod(shape[2:], dtype=np.int64))
+    nc = (np.arange(shape[0])[:, None] * shape[1] + np.arange(shape[1])[None, :]) * size
+    flat = flat + nc.reshape(nc.shape + (1,) * n)
+    axis = axis + len(shape) if axis < 0 else axis
+    return (flat % int(np.prod(shape[axis:], dtype=np.int64))).astype(element_type(index_element_type).dtype)
+
+
+def max_pool_1(data, *, strides, pads_begin, pads_end, kernel, rounding_type, auto_pad):
+    return _max_pool("MaxPool-1", data, kernel, strides, (), pads_begin, pads_end, auto_pad, rounding_type)
+
+
+def max_pool_8(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
+               index_element_type, axis):
+    return _max_pool("MaxPool-8", data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type,
+                     index_element_type, axis)
+
+
+def max_pool_14(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
+                index_element_type, axis):
+    return _max_pool("MaxPool-14", data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type,
+                     index_element_type, axis)
+
+
+# --- AvgPool ----------------------------------------------------------------------------------------
+def _counts(size, pad, k, s, d, o, exclude_pad):
+    """How many taps of each window along one axis land on counted positions."""
+    pb, pe = pad
+    lo, hi = (pb, pb + size) if exclude_pad else (0, pb + size + pe)
+    pos = np.arange(o)[:, None] * s + np.arange(k)[None, :] * d
+    return ((pos >= lo) & (pos < hi)).sum(axis=1)
+
+
+def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type, exclude_pad):
+    pads, dilations, out = _geometry(op, data.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad,
+                                     rounding_type)
+    ct = _compute_dtype(data.dtype) if element_type(data.dtype).is_float else np.dtype(np.float64)
+    shape = data.shape[:2] + tuple(out)
+    if 0 in shape:
+        return np.zeros(shape, data.dtype)
+    xp = _padded(data.astype(ct), pads, kernel, strides, dilations, out, 0)
+    total = np.zeros(shape, ct)
+    for _, view in _taps(xp, kernel, strides, dilations, out):
+        total += view
+    count = np.ones((), np.int64)
+    for i, (size, pad, k, s, d, o) in enumerate(zip(data.shape[2:], pads, kernel, strides, dilations, out)):
+        count = np.multiply.outer(count, _counts(size, pad, k, s, d, o, exclude_pad))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / count.astype(ct)
+    if not element_type(data.dtype).is_float:
+        mean = np.rint(mean)
+    return mean.astype(data.dtype)
+
+
+def _avg_pool_1(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    return _avg_pool("AvgPool-1", data, kernel, strides, (), pads_begin, pads_end, auto_pad, rounding_type,
+                     exclude_pad)
+
+
+def _avg_pool_14(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    return _avg_pool("AvgPool-14", data, kernel, strides, (), pads_begin, pads_end, auto_pad, rounding_type,
+                     exclude_pad)
+
+
+def _avg_pool_16(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad, dilations):
+    return _avg_pool("AvgPool-16", data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type,
+                     exclude_pad)
+
+
+avg_pool_1 = ir_attr_names(_avg_pool_1, {"exclude-pad": "exclude_pad"})
+avg_pool_14 = ir_attr_names(_avg_pool_14, {"exclude-pad": "exclude_pad"})
+avg_pool_16 = ir_attr_names(_avg_pool_16, {"exclude-pad": "exclude_pad"})
+
+
+# --- AdaptiveAvgPool / AdaptiveMaxPool -------------------------------------------------------------
+def _bins(size, o):
+    """Gather indices [o, width] of the bins along one axis (the last index repeated to pad a short
+    bin) and their true widths."""
+    i = np.arange(o)
+    start, end = (i * size) // o, -((-(i + 1) * size) // o)
+    width = int((end - start).max()) if o else 0
+    j = np.arange(width)
+    return np.minimum(start[:, None] + j[None, :], end[:, None] - 1), end - start, j[None, :] < (end - start)[:, None]
+
+
+def adaptive_avg_pool(data, output_shape):
+    x = data.astype(_compute_dtype(data.dtype))
+    for a, o in enumerate(int(v) for v in output_shape):       # a box mean is a mean per axis in turn
+        axis = 2 + a
+        idx, width, valid = _bins(x.shape[axis], o)
+        g = np.moveaxis(np.take(x, idx, axis=axis), (axis, axis + 1), (-2, -1))    # [..., o, width]
+        x = np.moveaxis((g * valid).sum(-1) / width, -1, axis)
+    return x.astype(data.dtype)
+
+
+def adaptive_max_pool(data, output_shape, *, index_element_type):
+    x = data.astype(_compute_dtype(data.dtype))
+    flat = np.zeros(x.shape, np.int64)               # flat spatial index of each value's position
+    stride = 1
+    n = data.ndim - 2
+    sizes = [int(v) for v in output_shape]
+    for a in reversed(range(n)):                     # a box max is a max per axis in turn; ties: first
+        axis = 2 + a
+        idx, _, _ = _bins(data.shape[axis], sizes[a])
+        g = np.moveaxis(np.take(x, idx, axis=axis), (axis, axis + 1), (-2, -1))
+        f = np.moveaxis(np.take(flat, idx, axis=axis), (axis, axis + 1), (-2, -1))
+        key = np.where(np.isnan(g), np.inf, g)       # a NaN wins (it propagates)
+        pick = np.argmax(key, axis=-1)[..., None]
+        coord = np.take_along_axis(np.broadcast_to(idx, g.shape), pick, -1)[..., 0]
+        x = np.moveaxis(np.take_along_axis(g, pick, -1)[..., 0], -1, axis)
+        flat = np.moveaxis(np.take_along_axis(f, pick, -1)[..., 0] + coord * stride, -1, axis)
+        stride *= data.shape[axis]
+    return x.astype(data.dtype), flat.astype(element_type(index_element_type).dtype)
+
+
+KERNELS = {"MaxPool-1": max_pool_1, "MaxPool-8": max_pool_8, "MaxPool-14": max_pool_14,
+           "AvgPool-1": avg_pool_1, "AvgPool-14": avg_pool_14, "AvgPool-16": avg_pool_16,
+           "AdaptiveAvgPool-8": adaptive_avg_pool, "AdaptiveMaxPool-8": adaptive_max_pool}

@@ -1,14 +1,50 @@
-"""Shape-manipulating kernels."""
+"""Shape-manipulating kernels. Squeeze and Unsqueeze take their output shape from the shape
+rules' own dimension arithmetic (one reading of OpenVINO's quirks, in opset/shape.py)."""
 from __future__ import annotations
 
 import numpy as np
 
+from ...opset.shape import squeeze_dims, unsqueeze_dims
+from ...shapes import Dimension
+
+
+def _ints(x):
+    return [int(v) for v in np.asarray(x).reshape(-1)]
+
+
+def _dims(shape):
+    return [Dimension(n, n) for n in shape]
+
 
 def reshape(data, target_shape, *, special_zero):
-    pattern = [int(v) for v in np.asarray(target_shape).reshape(-1)]
+    pattern = _ints(target_shape)
     if special_zero:
         pattern = [data.shape[i] if v == 0 else v for i, v in enumerate(pattern)]
     return data.reshape(pattern)
 
 
-KERNELS = {"Reshape-1": reshape}
+def shape_of_1(data):
+    return np.asarray(data.shape, dtype=np.int64)
+
+
+def shape_of_3(data, *, output_type):
+    return np.asarray(data.shape, dtype=np.int64).astype(np.int32 if output_type == "i32" else np.int64)
+
+
+def squeeze_1(data, axes=None):
+    axes = None if axes is None else _ints(axes)
+    return data.reshape(squeeze_dims("Squeeze-1", _dims(data.shape), axes).to_shape())
+
+
+def squeeze_15(data, axes=None, *, allow_axis_skip):
+    # allow_axis_skip only changes inference on dynamic dims; on concrete shapes it is Squeeze-1
+    axes = None if axes is None else _ints(axes)
+    return data.reshape(squeeze_dims("Squeeze-15", _dims(data.shape), axes).to_shape())
+
+
+def unsqueeze(data, axes):
+    return data.reshape([d.lo for d in unsqueeze_dims("Unsqueeze-1", _dims(data.shape), _ints(axes))])
+
+
+KERNELS = {"Reshape-1": reshape, "ShapeOf-1": shape_of_1, "ShapeOf-3": shape_of_3, "Squeeze-1": squeeze_1,
+           "Squeeze-15": squeeze_15, "Unsqueeze-1": unsqueeze}

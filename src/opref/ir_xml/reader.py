@@ -1,0 +1,432 @@
+"""Reading OpenVINO IR XML (versions 10 and 11) into a `Graph`.
+
+The XML is untrusted: it is parsed by a hardened lxml parser (no DTD, no entities, no network,
+bounded size and depth), and every number in it is read into a Python int before it sizes anything.
+Attributes are parsed by the schema of the layer's op version (the reader has no per-op code);
+`Constant` (weights), `Parameter` and the sub-graph ops (bodies and port maps) are the only layers it
+knows by name. Weights are views of the .bin file (np.memmap), bounds-checked against it.
+
+Errors are `ModelError`s (or the schema's own OprefErrors) that name the layer: id, name, type-version.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from lxml import etree
+
+from ..errors import ModelError, OprefError, UnknownOpError
+from ..opset.schema import OpSchema
+from ..runtime.graph import Graph, InputMap, Node, OutputMap, OutputPort, PortMap, Source, topological_order
+from ..shapes import PartialShape
+from ..types import ELEMENT_TYPES, element_type, packed_size, unpack
+from .spelling import UNDECLARED, element_type_of_precision, resolve_op
+
+MAX_XML_BYTES = 1 << 30           # a larger model.xml is refused before parsing
+SUBGRAPH_OPS = ("TensorIterator", "Loop", "If")
+BODIES = {"TensorIterator": ("body",), "Loop": ("body",), "If": ("then_body", "else_body")}
+PORT_MAPS = {"TensorIterator": ("port_map",), "Loop": ("port_map",), "If": ("then_port_map", "else_port_map")}
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                           huge_tree=False, remove_comments=True, remove_pis=True)
+
+
+def parse_xml(data: bytes, where: str = "model.xml") -> etree._Element:
+    """The root element of untrusted XML bytes. DTDs (and with them every entity trick) are refused."""
+    if len(data) > MAX_XML_BYTES:
+        raise ModelError(f"{where}: {len(data)} bytes is more than the {MAX_XML_BYTES}-byte limit")
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as e:
+        raise ModelError(f"{where}: malformed XML: {e}") from None
+    tree = root.getroottree()
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None or tree.docinfo.externalDTD is not None:
+        raise ModelError(f"{where}: a DOCTYPE/DTD is not allowed in IR XML (entities are never resolved)")
+    for el in root.iter():
+        if not isinstance(el.tag, str):      # an entity reference left unresolved
+            raise ModelError(f"{where}: line {el.sourceline}: entity references are not allowed in IR XML")
+    return root
+
+
+# --- weights -----------------------------------------------------------------------------------------
+class Weights:
+    """The .bin file as one read-only byte array (memory-mapped: no copy); slices are bounds-checked."""
+
+    def __init__(self, path: Path | None = None, data: bytes | np.ndarray | None = None):
+        self.path = path
+        if data is not None:
+            self.bytes = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data.view(np.uint8)
+        elif path is None or not path.exists():
+            self.bytes = None
+        elif path.stat().st_size == 0:
+            self.bytes = np.zeros(0, np.uint8)
+        else:
+            self.bytes = np.memmap(path, dtype=np.uint8, mode="r")
+
+    def slice(self, offset: int, size: int, where: str) -> np.ndarray:
+        if self.bytes is None:
+            raise ModelError(f"{where}: needs weights, but there is no weights file "
+                             f"{'(' + str(self.path) + ')' if self.path else ''}")
+        n = int(self.bytes.shape[0])
+        if offset < 0 or size < 0 or offset + size > n:
+            raise ModelError(f"{where}: bytes {offset}..{offset + size} are outside the weights file "
+                             f"({n} bytes)")
+        return self.bytes[offset:offset + size]
+
+
+def decode_constant(raw: np.ndarray, et: str, shape: tuple[int, ...], where: str) -> np.ndarray:
+    """A Constant's value from its bytes: a view for byte-sized types, unpacked sub-byte types and
+    strings (`[i32 count][i32 offsets x (count+1)][utf-8 bytes]`)."""
+    t = element_type(et)
+    count = 1
+    for d in shape:
+        count *= d                       # Python ints: no wrap-around
+    if t.name == "string":
+        return _decode_strings(raw, count, where).reshape(shape)
+    need = packed_size(t, count)
+    if raw.shape[0] < need:
+        raise ModelError(f"{where}: size {raw.shape[0]} is less than the {need} bytes that {count} "
+                         f"elements of {et} need (shape {list(shape)})")
+    if t.name == "boolean":
+        return (raw[:count] != 0).reshape(shape)
+    if t.bits < 8:
+        return unpack(raw[:need], t, count).reshape(shape)
+    return raw[:need].view(t.dtype.newbyteorder("<")).reshape(shape)
+
+
+def _decode_strings(raw: np.ndarray, count: int, where: str) -> np.ndarray:
+    b = raw.tobytes()
+    if len(b) < 4 * (count + 2) - 4:
+        raise ModelError(f"{where}: string tensor of {count} elements needs at least {4 * (count + 2) - 4} bytes")
+    n = int(np.frombuffer(b, "<i4", 1)[0])
+    if n != count:
+        raise ModelError(f"{where}: string tensor header says {n} elements, shape says {count}")
+    offsets = np.frombuffer(b, "<i4", count + 1, 4).astype(np.int64)
+    start = 4 * (count + 2)
+    if (np.diff(offsets) < 0).any() or offsets[0] < 0 or start + offsets[-1] > len(b):
+        raise ModelError(f"{where}: string tensor offsets are out of order or outside its {len(b)} bytes")
+    try:
+        return np.array([b[start + offsets[i]:start + offsets[i + 1]].decode("utf-8") for i in range(count)],
+                        dtype=str)
+    except UnicodeDecodeError as e:
+        raise ModelError(f"{where}: string tensor is not UTF-8 ({e})") from None
+
+
+# --- layers ------------------------------------------------------------------------------------------
+def _int(text, what: str, where: str, lo: int | None = None) -> int:
+    try:
+        v = int(str(text).strip())
+    except (TypeError, ValueError):
+        raise ModelError(f"{where}: {what} {text!r} is not an integer") from None
+    if lo is not None and v < lo:
+        raise ModelError(f"{where}: {what} {v} is below {lo}")
+    return v
+
+
+def split_names(text: str) -> list[str]:
+    """Tensor names: comma-separated, a comma inside a name escaped as `\\,`."""
+    names, cur, i = [], [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] == ",":
+            cur.append(",")
+            i += 2
+            continue
+        if c == ",":
+            names.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    names.append("".join(cur).strip())
+    return [n for n in names if n]
+
+
+@dataclass
+class _Layer:
+    el: etree._Element
+    id: int
+    name: str
+    type: str
+    schema: OpSchema
+    in_ports: dict[int, int] = field(default_factory=dict)     # port id -> input index
+    out_ports: dict[int, int] = field(default_factory=dict)    # port id -> output index
+
+    def where(self) -> str:
+        return f"layer {self.id} {self.name!r} ({self.schema.versioned_name})"
+
+
+class _Reader:
+    def __init__(self, weights: Weights, ir_version: int, source: str):
+        self.weights = weights
+        self.ir_version = ir_version
+        self.source = source
+
+    # Every op version is resolved before anything else, so that one error lists every unknown one.
+    def resolve_all(self, root) -> dict[tuple, OpSchema]:
+        schemas, unknown = {}, {}
+        for el in root.iter("layer"):
+            t, v = el.get("type"), el.get("version")
+            if (t, v) in schemas:
+                continue
+            try:
+                schemas[(t, v)] = resolve_op(t, v)
+            except UnknownOpError as e:
+                unknown.setdefault(str(e), []).append(el.get("id", "?"))
+        if unknown:
+            lines = [f"{msg} (layer{'s' if len(ids) > 1 else ''} {', '.join(ids)})" for msg, ids in unknown.items()]
+            raise UnknownOpError(f"{self.source}: {len(unknown)} unknown op type-version(s): " + "; ".join(lines))
+        self.schemas = schemas
+        return schemas
+
+    def graph(self, scope, where: str) -> Graph:
+        layers_el = scope.find("layers")
+        if layers_el is None:
+            raise ModelError(f"{where}: no <layers>")
+        layers: dict[int, _Layer] = {}
+        nodes: dict[int, Node] = {}
+        order: list[int] = []
+        for el in layers_el.findall("layer"):
+            lid = _int(el.get("id"), "layer id", f"{where}: layer {el.get('name')!r}", lo=0)
+            if lid in layers:
+                raise ModelError(f"{where}: duplicate layer id {lid} ({layers[lid].name!r} and {el.get('name')!r})")
+            layer = _Layer(el, lid, el.get("name", str(lid)), el.get("type", ""), self.schemas[(el.get("type"), el.get("version"))])
+            layers[lid] = layer
+            nodes[lid] = self.node(layer)
+            order.append(lid)
+        self.edges(scope, layers, nodes, where)
+        params = [nodes[i] for i in order if nodes[i].schema.name == "Parameter"]
+        results = [nodes[i] for i in order if nodes[i].schema.name == "Result"]
+        sinks = [nodes[i] for i in order if nodes[i].schema.name == "Assign"]
+        if not results and not sinks:
+            raise ModelError(f"{where}: no Result layer")
+        for lid, node in nodes.items():
+            for i, src in enumerate(node.inputs):
+                if src is None and not node.schema.ports_for(len(node.inputs))[i].optional:
+                    raise ModelError(f"{node.where()}: input port {_port_id(layers[lid], i)} has no incoming edge")
+        # Like OpenVINO's reader: what no Result/Assign depends on is dropped; Parameters stay.
+        reached = topological_order(results + sinks)
+        seen = {id(n) for n in reached}
+        ordered = [p for p in params if id(p) not in seen] + reached
+        return Graph(ordered, params, results, sinks, ir_version=self.ir_version,
+                     rt_info=_keep(scope.find("rt_info")))
+
+    def node(self, layer: _Layer) -> Node:
+        el, schema = layer.el, layer.schema
+        data = el.find("data")
+        raw = dict(data.attrib) if data is not None else {}
+        constant = schema.name == "Constant"
+        storage = {k: raw.pop(k) for k in ("offset", "size") if constant and k in raw}
+        attrs = {}
+        for k, text in raw.items():
+            try:
+                a = schema.attr(k)
+            except OprefError:
+                raise ModelError(f"{layer.where()}: unknown attribute {k!r} = {text!r}; "
+                                 f"{schema.versioned_name} has {', '.join(x.name for x in schema.attributes) or 'none'}") from None
+            try:
+                attrs[k] = a.type.parse(text)
+            except (OprefError, ValueError, TypeError) as e:
+                raise ModelError(f"{layer.where()}: attribute {k!r} = {text!r} is not a valid {a.type} ({e})") from None
+        try:
+            bound = schema.bind_attrs(attrs)
+        except OprefError as e:
+            raise type(e)(f"{layer.where()}: {e}") from None
+        node = Node(layer.id, layer.name, schema, bound, rt_info=_keep(el.find("rt_info")))
+        self.ports(layer, node)
+        if constant:
+            node.value = self.constant(layer, bound, storage)
+        if schema.name in SUBGRAPH_OPS:
+            self.subgraph(layer, node)
+        return node
+
+    def ports(self, layer: _Layer, node: Node):
+        ins = layer.el.find("input")
+        outs = layer.el.find("output")
+        ids = set()
+        for i, p in enumerate([] if ins is None else ins.findall("port")):
+            pid = _int(p.get("id"), "input port id", layer.where(), lo=0)
+            if pid in ids:
+                raise ModelError(f"{layer.where()}: duplicate port id {pid}")
+            ids.add(pid)
+            layer.in_ports[pid] = i
+            node.input_dims.append(_dims(p, layer))
+        node.inputs = [None] * len(layer.in_ports)
+        try:
+            node.schema.ports_for(len(node.inputs))
+        except OprefError as e:
+            raise ModelError(f"{layer.where()}: {e}") from None
+        for k, p in enumerate([] if outs is None else outs.findall("port")):
+            pid = _int(p.get("id"), "output port id", layer.where(), lo=0)
+            if pid in ids:
+                raise ModelError(f"{layer.where()}: duplicate port id {pid}")
+            ids.add(pid)
+            layer.out_ports[pid] = k
+            prec = p.get("precision")
+            et = None
+            if prec is not None and prec.strip().upper() not in UNDECLARED:
+                et = element_type_of_precision(prec)
+                if et is None:
+                    raise ModelError(f"{layer.where()}: output port {pid} has unknown precision {prec!r}")
+            node.outputs.append(OutputPort(split_names(p.get("names", "")), et, _dims(p, layer),
+                                           _keep(p.find("rt_info"))))
+        declared = node.schema.outputs
+        variadic = bool(declared) and declared[-1].variadic
+        n = len(node.outputs)
+        if node.schema.name == "Result" and n == 0:    # IR writes a Result without its output port
+            return
+        if (not variadic and n != len(declared)) or (variadic and n < len(declared) - 1):
+            raise ModelError(f"{layer.where()}: has {n} output port(s), {node.op} has "
+                             f"{len(declared)}{' or more' if variadic else ''}")
+
+    def constant(self, layer: _Layer, attrs: dict, storage: dict) -> np.ndarray:
+        where = layer.where()
+        shape = attrs["shape"]
+        if not shape.is_static:
+            raise ModelError(f"{where}: attribute 'shape' = {shape} must be static")
+        if "offset" not in storage or "size" not in storage:
+            raise ModelError(f"{where}: needs attributes 'offset' and 'size'")
+        offset = _int(storage["offset"], "attribute 'offset'", where, lo=0)
+        size = _int(storage["size"], "attribute 'size'", where, lo=0)
+        raw = self.weights.slice(offset, size, where)
+        return decode_constant(raw, attrs["element_type"], shape.to_shape(), where)
+
+    def edges(self, scope, layers: dict[int, _Layer], nodes: dict[int, Node], where: str):
+        edges_el = scope.find("edges")
+        for e in [] if edges_el is None else edges_el.findall("edge"):
+            f = {k: _int(e.get(k), f"edge attribute {k!r}", f"{where}: edge on line {e.sourceline}")
+                 for k in ("from-layer", "from-port", "to-layer", "to-port")}
+            src, dst = layers.get(f["from-layer"]), layers.get(f["to-layer"])
+            if src is None or dst is None:
+                missing = f["from-layer"] if src is None else f["to-layer"]
+                raise ModelError(f"{where}: edge on line {e.sourceline} refers to missing layer {missing}")
+            if f["from-port"] not in src.out_ports:
+                raise ModelError(f"{src.where()}: has no output port {f['from-port']} (edge on line {e.sourceline})")
+            if f["to-port"] not in dst.in_ports:
+                raise ModelError(f"{dst.where()}: has no input port {f['to-port']} (edge on line {e.sourceline})")
+            node, i = nodes[dst.id], dst.in_ports[f["to-port"]]
+            if node.inputs[i] is not None:
+                raise ModelError(f"{dst.where()}: input port {f['to-port']} has more than one incoming edge")
+            node.inputs[i] = Source(nodes[src.id], src.out_ports[f["from-port"]])
+
+    def subgraph(self, layer: _Layer, node: Node):
+        kind = node.schema.name
+        for body_tag, map_tag in zip(BODIES[kind], PORT_MAPS[kind]):
+            body_el = layer.el.find(body_tag)
+            if body_el is None:
+                raise ModelError(f"{layer.where()}: has no <{body_tag}>")
+            body = self.graph(body_el, f"{layer.where()} {body_tag}")
+            node.bodies[body_tag] = body
+            node.port_maps[body_tag] = self.port_map(layer, node, body_el, body, layer.el.find(map_tag), map_tag)
+
+    def port_map(self, layer: _Layer, node: Node, body_el, body: Graph, pm, tag: str) -> PortMap:
+        where = f"{layer.where()} {tag}"
+        if pm is None:
+            raise ModelError(f"{where}: missing")
+        param_index = {p.id: i for i, p in enumerate(body.parameters)}
+        result_index = {r.id: i for i, r in enumerate(body.results)}
+        ins, outs = [], []
+
+        def common(m, kind):
+            ext = _int(m.get("external_port_id"), "external_port_id", where, lo=-1)
+            internal = _int(m.get("internal_layer_id"), "internal_layer_id", where, lo=0)
+            axis = m.get("axis")
+            kw = dict(axis=None if axis is None else _int(axis, "axis", where),
+                      start=_int(m.get("start", "0"), "start", where), end=_int(m.get("end", "-1"), "end", where),
+                      stride=_int(m.get("stride", "1"), "stride", where),
+                      part_size=_int(m.get("part_size", "1"), "part_size", where, lo=1),
+                      purpose=m.get("purpose", ""))
+            if kw["stride"] == 0:
+                raise ModelError(f"{where}: stride 0")
+            return ext, internal, kw
+
+        for m in pm.findall("input"):
+            ext, internal, kw = common(m, "input")
+            if internal not in param_index:
+                raise ModelError(f"{where}: internal_layer_id {internal} is not a body Parameter")
+            if ext != -1:
+                if ext not in layer.in_ports:
+                    raise ModelError(f"{where}: external_port_id {ext} is not an input port of the layer")
+                ext = layer.in_ports[ext]
+            ins.append(InputMap(ext, param_index[internal], **kw))
+        for m in pm.findall("output"):
+            ext, internal, kw = common(m, "output")
+            if internal not in result_index:
+                raise ModelError(f"{where}: internal_layer_id {internal} is not a body Result")
+            if ext != -1:
+                if ext not in layer.out_ports:
+                    raise ModelError(f"{where}: external_port_id {ext} is not an output port of the layer")
+                ext = layer.out_ports[ext]
+            outs.append(OutputMap(ext, result_index[internal], **kw))
+        back = []
+        be = layer.el.find("back_edges")
+        for e in [] if be is None or tag == "else_port_map" else be.findall("edge"):
+            frm = _int(e.get("from-layer"), "back edge from-layer", where)
+            to = _int(e.get("to-layer"), "back edge to-layer", where)
+            if frm not in result_index or to not in param_index:
+                raise ModelError(f"{where}: back edge {frm} -> {to} must go from a body Result to a body Parameter")
+            back.append((result_index[frm], param_index[to]))
+        ins.sort(key=lambda m: m.external)
+        outs.sort(key=lambda m: m.external)
+        return PortMap(tuple(ins), tuple(outs), tuple(back))
+
+
+def _port_id(layer: _Layer, index: int) -> int:
+    return next((pid for pid, i in layer.in_ports.items() if i == index), index)
+
+
+def _dims(port, layer: _Layer) -> tuple[int, ...]:
+    out = []
+    for d in port.findall("dim"):
+        v = _int(d.text, "dim", f"{layer.where()} port {port.get('id')}")
+        if v < -1:
+            raise ModelError(f"{layer.where()} port {port.get('id')}: dim {v} is below -1")
+        out.append(v)
+    return tuple(out)
+
+
+def _keep(el):
+    """An rt_info element kept for the round trip (detached copy)."""
+    if el is None:
+        return None
+    return etree.fromstring(etree.tostring(el))
+
+
+# --- entry point -------------------------------------------------------------------------------------
+def read_graph(xml_path, weights_path=None, *, xml: bytes | None = None, weights: bytes | None = None) -> Graph:
+    """The Graph of an IR model: from files (weights default: the .bin beside the .xml) or bytes."""
+    source = str(xml_path) if xml_path is not None else "model.xml"
+    if xml is None:
+        path = Path(xml_path)
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_XML_BYTES:
+                raise ModelError(f"{path}: {size} bytes is more than the {MAX_XML_BYTES}-byte limit")
+            xml = path.read_bytes()
+        except OSError as e:
+            raise ModelError(f"cannot read {path}: {e.strerror or e}") from None
+        if weights is None:
+            weights_path = Path(weights_path) if weights_path is not None else path.with_suffix(".bin")
+    root = parse_xml(xml, source)
+    if root.tag != "net":
+        raise ModelError(f"{source}: root element is <{root.tag}>, expected <net>")
+    version = _int(root.get("version"), "IR version", f"{source}: <net>")
+    if version not in (10, 11):
+        raise ModelError(f"{source}: IR version {version} is not supported (10 and 11 are)")
+    w = Weights(data=weights) if weights is not None else Weights(weights_path)
+    reader = _Reader(w, version, source)
+    reader.resolve_all(root)
+    graph = reader.graph(root, source)
+    graph.name = root.get("name", "")
+    if version == 10:
+        # IR v10: a model output's tensor names also include its producer's layer name.
+        for r in graph.results:
+            src = r.inputs[0]
+            names = src.node.outputs[src.port].names
+            if src.node.name not in names:
+                names.append(src.node.name)
+    return graph

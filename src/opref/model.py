@@ -1,0 +1,118 @@
+"""Models: `opref.load` reads and validates an IR model, `Model.run` executes it, `Model.infer_shapes`
+re-infers it for new input shapes, `opref.save` writes it back as IR that OpenVINO reads."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .errors import InputError
+from .ir_xml.reader import read_graph
+from .ir_xml.writer import write_graph
+from .runtime.executor import Executor, check_feed
+from .runtime.graph import Graph, Node
+from .runtime.infer import check_declared, infer_graph
+from .shapes import PartialShape, TensorInfo, as_shape
+
+
+@dataclass(frozen=True)
+class ModelPort:
+    """A model input or output: its first tensor name, all its names, element type and shape."""
+    name: str
+    names: tuple[str, ...]
+    element_type: str
+    shape: PartialShape
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.element_type}{self.shape}"
+
+
+class Model:
+    def __init__(self, graph: Graph, path: str | None = None):
+        self.graph = graph
+        self.path = path
+        self.infos = infer_graph(graph)
+        check_declared(graph, self.infos)
+        self._executor: Executor | None = None
+
+    # --- ports -------------------------------------------------------------------------------------
+    @property
+    def inputs(self) -> list[ModelPort]:
+        out = []
+        for p in self.graph.parameters:
+            names = tuple(p.outputs[0].names) if p.outputs else ()
+            info = self.infos[(id(p), 0)]
+            out.append(ModelPort(names[0] if names else p.name, names or (p.name,), info.element_type, info.shape))
+        return out
+
+    @property
+    def outputs(self) -> list[ModelPort]:
+        out = []
+        for r in self.graph.results:
+            src = r.inputs[0]
+            names = tuple(src.node.outputs[src.port].names)
+            info = self.infos[src.info_key]
+            out.append(ModelPort(names[0] if names else r.name, names or (r.name,), info.element_type, info.shape))
+        return out
+
+    def _parameter(self, name: str) -> Node:
+        for p, port in zip(self.graph.parameters, self.inputs):
+            if name in port.names or name == p.name:
+                return p
+        known = ", ".join(repr(p.name) for p in self.inputs)
+        raise InputError(f"the model has no input named {name!r}; its inputs are {known}")
+
+    # --- running -----------------------------------------------------------------------------------
+    def run(self, inputs: Mapping[str, np.ndarray] | Sequence[np.ndarray]) -> dict[str, np.ndarray]:
+        """Output arrays by output name, in OpenVINO's output order. Inputs by name or in order."""
+        params = self.graph.parameters
+        if isinstance(inputs, Mapping):
+            given = {}
+            for name, x in inputs.items():
+                p = self._parameter(name)
+                given[id(p)] = x
+            missing = [p.name for p in params if id(p) not in given]
+            if missing:
+                raise InputError(f"no value for model input(s) {', '.join(map(repr, missing))}")
+            feeds = [given[id(p)] for p in params]
+        else:
+            feeds = list(inputs)
+            if len(feeds) != len(params):
+                raise InputError(f"the model has {len(params)} input(s), got {len(feeds)}")
+        feeds = [check_feed(p, x, self.infos[(id(p), 0)].shape) for p, x in zip(params, feeds)]
+        if self._executor is None:
+            self._executor = Executor(self.graph)
+        values = self._executor.run(feeds)
+        return {port.name: v for port, v in zip(self.outputs, values)}
+
+    def infer_shapes(self, shapes: Mapping[str, object] | None = None) -> dict[str, list[TensorInfo]]:
+        """Every layer's output TensorInfos for new input shapes ({input name: shape}; a shape is a
+        PartialShape, a string like "?,3,224..512" or a list of ints / -1 / None / (lo, hi))."""
+        override = {}
+        for name, shape in (shapes or {}).items():
+            p = self._parameter(name)
+            ps = PartialShape(shape) if isinstance(shape, str) else as_shape(shape)
+            override[id(p)] = TensorInfo(p.attrs["element_type"], ps)
+        infos = infer_graph(self.graph, override)
+        return {n.name: [TensorInfo(infos[(id(n), k)].element_type, infos[(id(n), k)].shape)
+                         for k in range(len(n.outputs) if n.schema.name != "Result" else 1)]
+                for n in self.graph.nodes}
+
+    def __repr__(self) -> str:
+        return (f"<opref.Model {self.graph.name!r}: {len(self.graph.nodes)} layers, "
+                f"inputs {[str(p) for p in self.inputs]}, outputs {[str(p) for p in self.outputs]}>")
+
+
+def load(path, weights=None) -> Model:
+    """Reads model.xml (and model.bin beside it, or `weights`) and validates it."""
+    return Model(read_graph(path, weights), str(path))
+
+
+def save(model: Model, path) -> None:
+    """Writes path (.xml) and the .bin beside it."""
+    xml, weights = write_graph(model.graph, model.infos)
+    path = Path(path)
+    path.write_bytes(xml)
+    path.with_suffix(".bin").write_bytes(weights)
