@@ -47,8 +47,15 @@ def broadcast_dim(a: Dimension, b: Dimension) -> Dimension | None:
     return a.merge(b)
 
 
-def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str) -> PartialShape:
-    """The output shape of a binary elementwise op under `auto_broadcast` = mode."""
+# The axis of a at which pdpd broadcasting aligns b. OpenVINO's IR carries it as
+# `auto_broadcast.auto_broadcast_axis`; when an IR leaves it out (as opref's schemas do), OpenVINO's
+# reader uses 0 (b aligned with a's leading dims), not the spec's -1 (rank(a) - rank(b)).
+PDPD_AXIS = 0
+
+
+def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str, pdpd_axis: int = PDPD_AXIS) -> PartialShape:
+    """The output shape of a binary elementwise op under `auto_broadcast` = mode (as OpenVINO's
+    eltwise shape inference computes it, on intervals and dynamic ranks)."""
     if mode == "none":
         if not a.rank_is_static:
             return b if b.rank_is_static else a
@@ -77,22 +84,19 @@ def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str) -> Pa
             out.append(m)
         return PartialShape(out)
     if mode == "pdpd":
-        # b is broadcast to a: b's dims (trailing 1s dropped) must match a contiguous run of a's
-        # dims ending at a's last axis (axis -1); 1s in b stretch. The output has a's shape.
+        # b is broadcast to a starting at axis `pdpd_axis` (-1: rank(a) - rank(b), right-aligned);
+        # b may not reach past a's last dim, nor have a static dim longer than a's; each pair of
+        # dims broadcast-merges as under numpy, so the output is a's shape refined by b's.
         if not a.rank_is_static or not b.rank_is_static:
-            return a
-        dims_b = list(b)
-        while dims_b and dims_b[-1].is_static and dims_b[-1].lo == 1:
-            dims_b.pop()
-        axis = len(a) - len(dims_b)
-        if axis < 0:
-            fail(op, f"auto_broadcast=pdpd: second input {b} has more dims than the first {a}")
+            return PartialShape.dynamic()
+        axis = len(a) - len(b) if pdpd_axis == -1 else pdpd_axis
+        if len(b) > len(a) or axis < 0 or axis + len(b) > len(a):
+            fail(op, f"auto_broadcast=pdpd: second input {b} does not fit into the first {a} from axis {axis}")
         out = list(a)
-        for i, y in enumerate(dims_b):
-            if y.is_static and y.lo == 1:
-                continue
-            m = out[axis + i].merge(y)
-            if m is None:
+        for i, y in enumerate(b):
+            x = out[axis + i]
+            m = broadcast_dim(x, y)
+            if m is None or (x.is_static and y.is_static and y.lo > x.lo):
                 fail(op, f"auto_broadcast=pdpd: {b} does not broadcast to {a} at axis {axis + i}")
             out[axis + i] = m
         return PartialShape(out)

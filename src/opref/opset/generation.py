@@ -8,17 +8,17 @@ import math
 import numpy as np
 
 from ..shapes import PartialShape, TensorInfo
-from ..types import INTEGRAL, NUMERIC_BYTES, element_type
+from ..types import NUMERIC_BYTES, element_type
 from .helpers import check
 from .schema import ELEMENT_TYPE, Attr, OpSchema, Port
 
 FOLD_LIMIT = 1 << 16      # the shape rule gives a Range's value up to this many elements
-# OpenVINO cannot read f8 start/stop/step values ("Element not supported" in shape inference), and
-# sub-byte inputs only of Range-4: those types are left out of the inputs' constraints.
+# OpenVINO cannot read f8 start/stop/step values ("Element not supported" in shape inference) and
+# misreads sub-byte ones (i4 -1 as 15): those types are left out of the inputs' constraints.
 _WIDE_FLOAT = ("f64", "f32", "f16", "bf16")
 _BYTE_INT = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
 RANGE_1_TYPES = _WIDE_FLOAT + _BYTE_INT
-RANGE_4_INPUTS = _WIDE_FLOAT + INTEGRAL
+RANGE_4_INPUTS = RANGE_1_TYPES
 
 
 # --- Range-1 / Range-4 -----------------------------------------------------------------------------------

@@ -716,13 +716,13 @@ def _broadcast_schema(version, shape, modes, doc):
     return OpSchema(
         "Broadcast", version, category="movement",
         inputs=(Port("data", "T"), Port("target_shape", "T_SHAPE", const=True),
-                Port("axes_mapping", "T_SHAPE", optional=True, const=True)),
+                Port("axes_mapping", "T_AXES", optional=True, const=True)),
         outputs=(Port("output", "T"),),
         attributes=(Attr("mode", STRING, "numpy", allowed=modes,
                          doc="numpy: right-aligned, data dims 1 stretch; explicit (written 'none'): data axis i "
                              "goes to target axis axes_mapping[i]; bidirectional: numpy both ways; pdpd: "
                              "aligned at axis 0, a 1 on either side stretches"),),
-        type_constraints={"T": ALL, "T_SHAPE": T_INT}, shape=shape, doc=doc)
+        type_constraints={"T": ALL, "T_SHAPE": T_INT, "T_AXES": T_INT}, shape=shape, doc=doc)
 
 
 BROADCAST_1 = _broadcast_schema(1, broadcast_1_shape, BROADCAST_1_MODES,
@@ -736,23 +736,35 @@ def _mask(m, n):
     return [bool(m[i]) if i < len(m) else False for i in range(n)]
 
 
-def strided_slice_index(rank, begin, end, stride, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
+def clamped_slice(n: int, start: int | None, stop: int | None, step: int) -> slice:
+    """data[start:stop:step] along an axis of length n, as OpenVINO clamps it: like Python, except
+    that a backward slice starting before the first element starts at the first element (Python
+    gives nothing)."""
+    if step < 0 and start is not None and start < -n:
+        start = 0 if n else None
+    return slice(start, stop, step)
+
+
+def strided_slice_index(shape, begin, end, stride, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
                         ellipsis_mask):
     """The NumPy index (slices, None for new axes, ints for shrunk axes, Ellipsis) that a StridedSlice
-    applies to data of the given rank; begin/end/stride are int tuples of one length."""
+    applies to data of the given shape; begin/end/stride are int tuples of one length."""
     n = len(begin)
     bm, em, nm, sm, el = (_mask(m, n) for m in (begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
                                                  ellipsis_mask))
-    index = []
+    index, k = [], 0
     for i in range(n):
         if el[i]:
             index.append(Ellipsis)
+            k = len(shape) - sum(1 for j in range(i + 1, n) if not nm[j])
         elif nm[i]:
             index.append(None)
         elif sm[i]:
             index.append(begin[i])
+            k += 1
         else:
-            index.append(slice(None if bm[i] else begin[i], None if em[i] else end[i], stride[i]))
+            index.append(clamped_slice(shape[k], None if bm[i] else begin[i], None if em[i] else end[i], stride[i]))
+            k += 1
     return tuple(index)
 
 
@@ -821,7 +833,7 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
     value = None
     if _known(data) and b is not None and e is not None and s is not None:
         value = np.asarray(data.value)[strided_slice_index(
-            rank, b, e, s, begin_mask=begin_mask, end_mask=end_mask, new_axis_mask=new_axis_mask,
+            np.shape(data.value), b, e, s, begin_mask=begin_mask, end_mask=end_mask, new_axis_mask=new_axis_mask,
             shrink_axis_mask=shrink_axis_mask, ellipsis_mask=ellipsis_mask)]
     return _valued(data, result, value)
 
@@ -843,10 +855,10 @@ STRIDED_SLICE_1 = OpSchema(
 
 
 # --- Slice-8 -----------------------------------------------------------------------------------------------
-def slice_index(rank, start, stop, step, axes):
-    index = [slice(None)] * rank
+def slice_index(shape, start, stop, step, axes):
+    index = [slice(None)] * len(shape)
     for b, e, s, a in zip(start, stop, step, axes):
-        index[a] = slice(b, e, s)
+        index[a] = clamped_slice(shape[a], b, e, s)
     return tuple(index)
 
 
@@ -884,7 +896,7 @@ def slice_shape(data, start, stop, step, axes=None):
             out[a] = Dimension(0, shape[a].hi)
     value = None
     if _known(data) and b is not None and e is not None and s is not None:
-        value = np.asarray(data.value)[slice_index(rank, b, e, s, ax)]
+        value = np.asarray(data.value)[slice_index(np.shape(data.value), b, e, s, ax)]
     return _valued(data, PartialShape(out), value)
 
 

@@ -140,7 +140,7 @@ def _cell_shape(op, gates, x, states, w, r, b, *, hidden_size, activations, clip
     return [PartialShape([batch, hidden])] * len(states)
 
 
-def lstm_cell_4_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None, *, hidden_size, activations,
+def lstm_cell_4_shape(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                       activations_alpha, activations_beta, clip):
     return _cell_shape("LSTMCell-4", 4, X, (initial_hidden_state, initial_cell_state), W, R, B,
                        hidden_size=hidden_size, activations=activations, clip=clip, n_activations=3)
@@ -160,13 +160,13 @@ def lstm_cell_1_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None,
     return out
 
 
-def gru_cell_shape(X, initial_hidden_state, W, R, B=None, *, hidden_size, activations, activations_alpha,
+def gru_cell_shape(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha,
                    activations_beta, clip, linear_before_reset):
     return _cell_shape("GRUCell-3", 3, X, (initial_hidden_state,), W, R, B, hidden_size=hidden_size,
                        activations=activations, clip=clip, n_activations=2, linear_before_reset=linear_before_reset)
 
 
-def rnn_cell_shape(X, initial_hidden_state, W, R, B=None, *, hidden_size, activations, activations_alpha,
+def rnn_cell_shape(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha,
                    activations_beta, clip):
     return _cell_shape("RNNCell-3", 1, X, (initial_hidden_state,), W, R, B, hidden_size=hidden_size,
                        activations=activations, clip=clip, n_activations=1)
@@ -220,11 +220,11 @@ RNN_SEQUENCE_5 = OpSchema(
 LSTM_CELL_4 = OpSchema(
     "LSTMCell", 4, category="sequence",
     inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("initial_cell_state", "T"),
-            Port("W", "T"), Port("R", "T"), Port("B", "T", optional=True)),
+            Port("W", "T"), Port("R", "T"), Port("B", "T")),
     outputs=(Port("Ho", "T"), Port("Co", "T")),
     attributes=_rnn_attrs(("sigmoid", "tanh", "tanh")),
     type_constraints={"T": FLOAT}, shape=lstm_cell_4_shape,
-    doc="One LSTM step; gates f,i,c,o; B defaults to zeros.",
+    doc="One LSTM step; gates f,i,c,o (B is required: OpenVINO's IR reader needs all six inputs).",
 )
 
 WEIGHTS_FORMATS = ("fico", "icof", "ifco", "ifoc", "iofc")
@@ -244,18 +244,16 @@ LSTM_CELL_1 = OpSchema(
 
 GRU_CELL_3 = OpSchema(
     "GRUCell", 3, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"),
-            Port("B", "T", optional=True)),
+    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"), Port("B", "T")),
     outputs=(Port("Ho", "T"),),
     attributes=_rnn_attrs(("sigmoid", "tanh")) + (_LBR,),
     type_constraints={"T": FLOAT}, shape=gru_cell_shape,
-    doc="One GRU step; gates z,r,h; B defaults to zeros.",
+    doc="One GRU step; gates z,r,h (the spec calls B optional, but OpenVINO's IR reader needs it).",
 )
 
 RNN_CELL_3 = OpSchema(
     "RNNCell", 3, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"),
-            Port("B", "T", optional=True)),
+    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"), Port("B", "T")),
     outputs=(Port("Ho", "T"),),
     attributes=_rnn_attrs(("tanh",)),
     type_constraints={"T": FLOAT}, shape=rnn_cell_shape,

@@ -67,9 +67,9 @@ def pool_values(rng, et, shape, p_edge=0.15, pool=None):
     t = element_type(et)
     shape = tuple(shape)
     if t.name == "boolean":
-        return rng.integers(0, 2, shape).astype(bool)
-    base = (rng.integers(-6, 7, shape) / 2.0) if t.is_float else array(rng, et, shape, -3, 3).astype(np.int64)
-    base = base.astype(object)
+        return np.asarray(rng.integers(0, 2, shape)).astype(bool)
+    base = np.asarray(rng.integers(-6, 7, shape) / 2.0) if t.is_float else array(rng, et, shape, -3, 3).astype(np.int64)
+    base = np.asarray(base).astype(object)
     if p_edge and base.size:
         e = np.empty(len(edges(et) if pool is None else pool), dtype=object)
         e[:] = edges(et) if pool is None else pool
@@ -85,26 +85,40 @@ def _sid(shape):
 
 
 # --- the OpenVINO CPU plugin's known infidelities ------------------------------------------------------
-I64_CPU = ("the CPU plugin computes i64/u64/u32 as i32 (values beyond 32 bits are truncated); OpenVINO's "
-           "reference evaluate is asked")
-F64_CPU = "the CPU plugin computes f64 as f32 (rounding changes comparisons near limits); the reference evaluate is asked"
+INT_CPU = ("the CPU plugin computes integer elementwise ops through f32 (and i64/u64/u32 as i32): integers beyond "
+           "2^24 lose digits; OpenVINO's reference evaluate is asked")
+F64_CPU = ("the CPU plugin computes f64 as f32 (values beyond f32's range or precision change); OpenVINO's reference "
+           "evaluate is asked")
+F8_CPU = "the CPU plugin has no f8 kernels for elementwise ops; asked with the inputs widened (losslessly) to f32"
+
+
+def _fits_f32(a) -> bool:
+    a = np.asarray(a, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        return bool(np.all((a.astype(np.float32).astype(np.float64) == a) | np.isnan(a)))
 
 
 def oracle_marks(op, inputs):
-    """(openvino reason, oracle) for a case whose inputs the CPU plugin cannot take faithfully."""
-    et = element_type_of(inputs[0])
-    if et in ("i64", "u64", "u32"):
-        lo, hi = -2**31, 2**31 - 1
-        if any(a.size and (int(a.min()) < lo or int(a.max()) > hi) for a in inputs):
-            return I64_CPU, "reference"
-    if et == "f64":
+    """(openvino reason, oracle or an element type to widen the inputs to) for a case whose inputs the
+    CPU plugin cannot take faithfully."""
+    et = element_type(inputs[0])
+    if et.is_integral and any(a.size and np.abs(a.astype(np.float64)).max() > 2**24 for a in inputs):
+        return INT_CPU, "reference"
+    if et.name == "f64" and not all(_fits_f32(a) for a in inputs):
         return F64_CPU, "reference"
+    if et.name in ("f8e4m3", "f8e5m2"):
+        return F8_CPU, "f32"
     return None, "openvino"
 
 
 def make_case(op, id, inputs, attrs=None, marks=oracle_marks):
+    """A value case, marked where OpenVINO's CPU plugin is not a faithful oracle for its inputs: the
+    reason, and either OpenVINO's reference evaluate or the CPU plugin on widened inputs."""
     why, oracle = marks(op, inputs)
-    return Case(op, id, tuple(inputs), dict(attrs or {}), openvino=why, oracle=oracle)
+    cast = {}
+    if oracle not in ("openvino", "reference"):      # an element type to widen every input to
+        cast, oracle = {i: oracle for i in range(len(inputs))}, "openvino"
+    return Case(op, id, tuple(inputs), dict(attrs or {}), openvino=why, oracle=oracle, oracle_cast=cast)
 
 
 # --- generators ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 
 from ...shapes import PartialShape
+from ...opset.movement import PAD_MODES
 from ...types import ALL, NUMERIC_BYTES, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen, rng_for
@@ -203,7 +204,349 @@ def _errors():
 def cases():
     return (_depth_space("DepthToSpace-1", True) + _depth_space("SpaceToDepth-1", False)
             + _space_batch("SpaceToBatch-2", True) + _space_batch("BatchToSpace-2", False)
-            + _pad_blocks() + _col2im() + _transpose() + _errors())
+            + _pad_blocks() + _col2im() + _transpose() + _errors() + _more_cases())
+
+
+
+# === Concat, Split, Gather, Tile, Pad, Broadcast, StridedSlice, Slice ==================================
+M = 120  # sampled value cases per op version (plus edge and error cases)
+SIGNED_IDX = ("i32", "i64", "i8", "i16")
+
+
+def _ids(shape) -> str:
+    return "x".join(map(str, shape)) or "scalar"
+
+
+def _idx_type(i, values, types=T_INT):
+    """An index element type cycling through `types` that holds all `values`."""
+    values = list(np.asarray(values).reshape(-1))
+    for k in range(len(types)):
+        t = types[(i + k) % len(types)]
+        info = np.iinfo(np.dtype(ints_array([0], t).dtype))
+        if all(info.min <= v <= info.max for v in values):
+            return t
+    return "i64"
+
+
+def _mcase(op, id, inputs, attrs=None, **kw):
+    return Case(op, id, tuple(inputs), attrs or {}, **kw)
+
+
+def _concat():
+    op = "Concat-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        k = int(rng.integers(1, 5))
+        base = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        et = next(types)
+        arrays = []
+        for _ in range(k):
+            s = list(base)
+            s[ax] = int(rng.choice([0, 1, 2, 3], p=[0.1, 0.3, 0.3, 0.3]))
+            arrays.append(array(rng, et, s))
+        out.append(_mcase(op, f"{i}_{et}_{k}x{_ids(base)}_axis{ax}", arrays, {"axis": ax}))
+    return out
+
+
+def _split():
+    op = "Split-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        n = int(rng.choice([1, 2, 3, 4]))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        shape[ax] = n * int(rng.choice([0, 1, 2], p=[0.1, 0.5, 0.4]))
+        et = next(types)
+        axis = ints_array(ax, _idx_type(i, [ax]))
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_axis{ax}_n{n}", (array(rng, et, shape), axis), {"num_splits": n}))
+    return out
+
+
+def _variadic_split():
+    op = "VariadicSplit-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        shape[ax] = int(rng.integers(0, 7))
+        parts = int(rng.integers(1, 5))
+        cuts = np.sort(rng.integers(0, shape[ax] + 1, parts - 1))
+        lengths = np.diff(np.concatenate([[0], cuts, [shape[ax]]])).astype(int).tolist()
+        if rng.random() < 0.4:
+            lengths[int(rng.integers(0, parts))] = -1
+        et = next(types)
+        axis_v = [ax] if i % 3 == 0 else ax
+        t = _idx_type(i, lengths + [ax])
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_axis{ax}_{lengths}",
+                          (array(rng, et, shape), ints_array(axis_v, t), ints_array(lengths, t))))
+    return out
+
+
+def _gather(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    v8 = op == "Gather-8"
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        ax = int(rng.integers(0, rank))
+        b = 0 if op == "Gather-1" else int(rng.integers(0, ax + 1))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        n = shape[ax]
+        irank = b + int(rng.integers(0, 3))
+        ishape = shape[:b] + [int(rng.integers(0 if rng.random() < 0.05 else 1, 4)) for _ in range(irank - b)]
+        lo, hi = (-n, n) if v8 else (0, n)
+        if v8 and rng.random() < 0.2:
+            lo, hi = -n - 3, n + 3                     # out of range: zeros
+        idx = rng.integers(lo, hi, ishape)
+        et = next(types)
+        it = _idx_type(i, idx, SIGNED_IDX if idx.size and idx.min() < 0 else T_INT)
+        at = _idx_type(i + 1, [ax - rank, ax])
+        axis = ax - rank if rng.random() < 0.3 else ax
+        attrs = {} if op == "Gather-1" else {"batch_dims": b - irank if rng.random() < 0.2 and b else b}
+        axis_in = ints_array([axis] if i % 4 == 0 else axis, at)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{it}{_ids(ishape)}_axis{axis}_{attrs}",
+                          (array(rng, et, shape), ints_array(idx, it), axis_in), attrs))
+    return out
+
+
+def _tile():
+    op = "Tile-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 4)))]
+        reps = [int(rng.choice([0, 1, 2, 3], p=[0.1, 0.4, 0.3, 0.2])) for _ in range(int(rng.integers(0, 5)))]
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_rep{reps}",
+                          (array(rng, et, shape), ints_array(reps, _idx_type(i, reps)))))
+    return out
+
+
+def _pad(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        mode = PAD_MODES[i % 4]
+        et = next(types)
+        if et == "string":
+            mode = "constant"
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1 if mode == "edge" else 2 if mode == "reflect" else 0, 4)) for _ in range(rank)]
+        if mode != "constant":
+            shape = [max(d, 1) for d in shape]
+        pb, pe = [], []
+        for n in shape:
+            top = {"constant": 3, "edge": 3, "reflect": n - 1, "symmetric": n}[mode]
+            low = -n if op == "Pad-12" else 0
+            for lst in (pb, pe):
+                lst.append(int(rng.integers(low, top + 1)) if rng.random() < 0.8 else 0)
+        t = _idx_type(i, pb + pe)
+        inputs = [array(rng, et, shape), ints_array(pb, t), ints_array(pe, t)]
+        if mode == "constant" and i % 8 < 5 and et != "string":
+            inputs.append(array(rng, et, ()))
+        out.append(_mcase(op, f"{i}_{et}_{mode}_{_ids(shape)}_{pb}_{pe}_{len(inputs)}", inputs, {"pad_mode": mode}))
+    return out
+
+
+def _broadcast(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    modes = ("numpy", "explicit", "pdpd") + (("bidirectional",) if op == "Broadcast-3" else ())
+    out = []
+    for i in range(M):
+        mode = modes[i % len(modes)]
+        rank = int(rng.integers(0, 4))
+        shape = [int(rng.choice([1, 1, 2, 3])) for _ in range(rank)]
+        et = next(types)
+        extra = [int(rng.integers(0, 4)) for _ in range(int(rng.integers(0, 3)))]
+        axes = None
+        if mode == "numpy":
+            target = extra + [int(rng.integers(0, 4)) if d == 1 else d for d in shape]
+        elif mode == "bidirectional":
+            target = extra + [int(rng.integers(0, 4)) if d == 1 else int(rng.choice([1, d])) for d in shape]
+            target = target[int(rng.integers(0, len(target) + 1)) if rng.random() < 0.3 else 0:]
+        elif mode == "pdpd":
+            target = [int(rng.integers(0, 4)) if d == 1 else int(rng.choice([1, d])) for d in shape]
+        else:
+            trank = rank + len(extra)
+            axes = sorted(rng.choice(trank, rank, replace=False).tolist()) if trank else []
+            target = [int(rng.integers(0, 4)) for _ in range(trank)]
+            for d, a in zip(shape, axes):
+                if d != 1:
+                    target[a] = d
+            mode = ("explicit", "none")[i % 2] if op == "Broadcast-1" else mode
+        t = _idx_type(i, target)
+        inputs = [array(rng, et, shape), ints_array(target, t)]
+        if axes is not None:
+            inputs.append(ints_array(axes, _idx_type(i + 1, axes)))
+        out.append(_mcase(op, f"{i}_{et}_{mode}_{_ids(shape)}_to{target}_{axes}", inputs, {"mode": mode}))
+    return out
+
+
+def _strided_slice():
+    op = "StridedSlice-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+        et = next(types)
+        ellipsis = rng.random() < 0.2
+        n_axes = rank if not ellipsis else int(rng.integers(0, rank + 1))
+        # entries: the addressed data axes in order, plus new axes and (maybe) one ellipsis
+        kinds = ["axis"] * n_axes + ["new"] * int(rng.integers(0, 3) if rng.random() < 0.3 else 0)
+        rng.shuffle(kinds)
+        if ellipsis:
+            kinds.insert(int(rng.integers(0, len(kinds) + 1)), "ellipsis")
+        if not ellipsis and kinds.count("axis") < rank and rng.random() < 0.5:
+            pass                                        # fewer entries than axes: the rest kept
+        begin, end, stride, bm, em, nm, sm, el = [], [], [], [], [], [], [], []
+        # data axes addressed before the ellipsis come first, the rest are at the end
+        before = kinds.index("ellipsis") if ellipsis else len(kinds)
+        n_before = kinds[:before].count("axis")
+        addressed = list(range(n_before)) + list(range(rank - (kinds.count("axis") - n_before), rank))
+        it = iter(addressed)
+        for kind in kinds:
+            b = e = 0
+            s = 1
+            flags = dict(bm=0, em=0, nm=0, sm=0, el=0)
+            if kind == "ellipsis":
+                flags["el"] = 1
+            elif kind == "new":
+                flags["nm"] = 1
+            else:
+                n = shape[next(it)]
+                if rng.random() < 0.15:
+                    flags["sm"] = 1
+                    b, e = int(rng.integers(-n, n)), 0
+                else:
+                    s = int(rng.choice([1, 1, 2, 3, -1, -2]))
+                    b, e = (int(rng.integers(-n - 2, n + 3)) for _ in range(2))
+                    flags["bm"], flags["em"] = int(rng.random() < 0.25), int(rng.random() < 0.25)
+            begin.append(b), end.append(e), stride.append(s)
+            for k, lst in zip(("bm", "em", "nm", "sm", "el"), (bm, em, nm, sm, el)):
+                lst.append(flags[k])
+        # masks may be shorter than begin (missing entries are 0) or empty
+        attrs = {"begin_mask": bm, "end_mask": em, "new_axis_mask": nm if any(nm) else [],
+                 "shrink_axis_mask": sm if any(sm) else [], "ellipsis_mask": el if any(el) else []}
+        t = _idx_type(i, begin + end + stride, SIGNED_IDX)
+        inputs = [array(rng, et, shape), ints_array(begin, t), ints_array(end, t)]
+        if i % 5:
+            inputs.append(ints_array(stride, t))
+        elif any(v != 1 for v in stride):
+            inputs.append(ints_array(stride, t))
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{begin}_{end}_{stride}_{len(inputs)}", inputs, attrs))
+    return out
+
+
+def _slice():
+    op = "Slice-8"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    big = (2**31 - 1, -2**31, 2**63 - 1, -2**63)
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+        et = next(types)
+        k = int(rng.integers(1, rank + 1))
+        with_axes = i % 4 != 0
+        axes = rng.choice(rank, k, replace=False).tolist() if with_axes else list(range(k))
+        start, stop, step = [], [], []
+        for a in axes:
+            n = shape[a]
+            s = int(rng.choice([1, 1, 2, 3, -1, -1, -2, -3]))
+            b, e = (int(rng.integers(-n - 2, n + 3)) for _ in range(2))
+            if rng.random() < 0.15:
+                b = int(rng.choice(big[:2])) if rng.random() < 0.5 else b
+                e = int(rng.choice(big)) if rng.random() < 0.7 else e
+            start.append(b), stop.append(e), step.append(s)
+        t = _idx_type(i, start + stop + step, SIGNED_IDX)
+        inputs = [array(rng, et, shape), ints_array(start, t), ints_array(stop, t), ints_array(step, t)]
+        if with_axes:
+            axes = [a - rank if rng.random() < 0.3 else a for a in axes]
+            inputs.append(ints_array(axes, _idx_type(i, axes, SIGNED_IDX)))
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{start}_{stop}_{step}_{axes if with_axes else 'default'}",
+                          inputs))
+    return out
+
+
+def _movement_errors():
+    f = np.zeros((2, 3), np.float32)
+    i64 = lambda v: np.array(v, np.int64)   # noqa: E731
+    return [
+        Case("Concat-1", "err_axis", (f, f), {"axis": 2}, error="axis 2 is out of range"),
+        Case("Concat-1", "err_dims", (f, np.zeros((3, 3), np.float32)), {"axis": 1}, error="on axis 0"),
+        Case("Concat-1", "err_rank", (f, np.zeros((2, 3, 1), np.float32)), {"axis": 0}, error="same rank"),
+        Case("Concat-1", "err_scalar", (np.float32(1), np.float32(2)), {"axis": 0}, error="out of range"),
+        Case("Concat-1", "err_types", (f, f.astype(np.int32)), {"axis": 0}, error="must match"),
+        Case("Split-1", "err_divisible", (f, i64(1)), {"num_splits": 2}, error="multiple of num_splits"),
+        Case("Split-1", "err_axis", (f, i64(2)), {"num_splits": 1}, error="out of range"),
+        Case("Split-1", "err_axis_shape", (f, i64([1])), {"num_splits": 3}, error="must be a scalar"),
+        Case("Split-1", "err_zero", (f, i64(1)), {"num_splits": 0}, error="num_splits must be > 0"),
+        Case("VariadicSplit-1", "err_sum", (f, i64(1), i64([1, 1])), error="sum to 2"),
+        Case("VariadicSplit-1", "err_two_minus_one", (f, i64(1), i64([-1, -1])), error="more than one -1"),
+        Case("VariadicSplit-1", "err_below", (f, i64(1), i64([4, -2])), error="below -1"),
+        Case("VariadicSplit-1", "err_minus_one_over", (f, i64(1), i64([4, -1])), error="more than data dimension"),
+        Case("Gather-1", "err_axis", (f, i64([0]), i64(2)), error="out of range"),
+        Case("Gather-8", "err_batch_dims", (f, i64([[0]]), i64(0)), {"batch_dims": 1}, error="batch_dims (1) must be <= axis"),
+        Case("Gather-7", "err_batch_mismatch", (f, i64([[0], [0], [0]]), i64(1)), {"batch_dims": 1},
+             error="equal on the 1 batch dimensions"),
+        Case("Gather-8", "err_axis_shape", (f, i64([0]), i64([0, 1])), error="must be a scalar or have 1 element"),
+        Case("Tile-1", "err_negative", (f, i64([1, -1])), error="repeats must be >= 0"),
+        Case("Tile-1", "err_repeats_rank", (f, i64([[1, 1]])), error="must be 1-D"),
+        Case("Pad-1", "err_negative", (f, i64([0, -1]), i64([0, 0])), {"pad_mode": "constant"}, error="negative pads need Pad-12"),
+        Case("Pad-12", "err_reflect", (f, i64([0, 3]), i64([0, 0])), {"pad_mode": "reflect"}, error="pad_mode 'reflect'"),
+        Case("Pad-12", "err_symmetric", (f, i64([0, 0]), i64([3, 4])), {"pad_mode": "symmetric"}, error="pad_mode 'symmetric'"),
+        Case("Pad-12", "err_length", (f, i64([0]), i64([0, 0])), {"pad_mode": "constant"}, error="must have 2 elements"),
+        Case("Pad-12", "err_mode", (f, i64([0, 0]), i64([0, 0])), {"pad_mode": "wrap"}, error="'pad_mode'"),
+        Case("Pad-12", "err_value_shape", (f, i64([0, 0]), i64([0, 0]), np.zeros(2, np.float32)), {"pad_mode": "constant"},
+             error="pad_value must be a scalar"),
+        Case("Broadcast-3", "err_numpy", (f, i64([2, 4])), {"mode": "numpy"}, error="cannot be broadcast"),
+        Case("Broadcast-3", "err_numpy_rank", (f, i64([3])), {"mode": "numpy"}, error="smaller rank"),
+        Case("Broadcast-3", "err_bidirectional", (f, i64([4, 1])), {"mode": "bidirectional"}, error="do not broadcast"),
+        Case("Broadcast-3", "err_explicit_order", (f, i64([3, 2]), i64([1, 0])), {"mode": "explicit"}, error="sorted"),
+        Case("Broadcast-1", "err_explicit_missing", (f, i64([2, 3])), {"mode": "explicit"}, error="needs the axes_mapping"),
+        Case("Broadcast-1", "err_explicit_dims", (f, i64([2, 4]), i64([0, 1])), {"mode": "none"}, error="cannot be broadcast"),
+        Case("Broadcast-1", "err_mode", (f, i64([2, 3])), {"mode": "bidirectional"}, error="'mode'"),
+        Case("StridedSlice-1", "err_stride", (f, i64([0]), i64([1]), i64([0])), {"begin_mask": [], "end_mask": []},
+             error="stride must be non-zero"),
+        Case("StridedSlice-1", "err_length", (f, i64([0, 0]), i64([1]), i64([1])), {"begin_mask": [], "end_mask": []},
+             error="same length"),
+        Case("StridedSlice-1", "err_too_many", (f, i64([0, 0, 0]), i64([1, 1, 1])), {"begin_mask": [], "end_mask": []},
+             error="more than the rank"),
+        Case("StridedSlice-1", "err_ellipsis", (f, i64([0, 0]), i64([1, 1])),
+             {"begin_mask": [], "end_mask": [], "ellipsis_mask": [1, 1]}, error="more than one axis"),
+        Case("StridedSlice-1", "err_shrink", (f, i64([0, 5]), i64([1, 6])),
+             {"begin_mask": [], "end_mask": [], "shrink_axis_mask": [0, 1]}, error="out of range"),
+        Case("StridedSlice-1", "err_missing_mask", (f, i64([0]), i64([1])), {"end_mask": []},
+             error="missing required attribute 'begin_mask'"),
+        Case("Slice-8", "err_step", (f, i64([0]), i64([1]), i64([0])), error="step must be non-zero"),
+        Case("Slice-8", "err_axes_unique", (f, i64([0, 0]), i64([1, 1]), i64([1, 1]), i64([1, -1])), error="unique"),
+        Case("Slice-8", "err_axes_range", (f, i64([0]), i64([1]), i64([1]), i64([2])), error="out of range"),
+        Case("Slice-8", "err_lengths", (f, i64([0, 0]), i64([1]), i64([1])), error="same length"),
+        Case("Slice-8", "err_too_many", (f, i64([0, 0, 0]), i64([1, 1, 1]), i64([1, 1, 1])), error="more than the rank"),
+    ]
+
+
+def _more_cases():
+    return (_concat() + _split() + _variadic_split() + _gather("Gather-1") + _gather("Gather-7")
+            + _gather("Gather-8") + _tile() + _pad("Pad-1") + _pad("Pad-12") + _broadcast("Broadcast-1")
+            + _broadcast("Broadcast-3") + _strided_slice() + _slice() + _movement_errors())
 
 
 # --- shape cases ------------------------------------------------------------------------------------
@@ -276,5 +619,95 @@ def _shape_errors():
 
 def shape_cases():
     rng = np.random.default_rng(2024)
-    value_cases = [c for c in cases() if c.error is None]
-    return [_loosen_case(rng, c, i) for i, c in enumerate(value_cases)] + _shape_errors()
+    first = _depth_space("DepthToSpace-1", True) + _depth_space("SpaceToDepth-1", False) \
+        + _space_batch("SpaceToBatch-2", True) + _space_batch("BatchToSpace-2", False) + _pad_blocks() + _col2im() \
+        + _transpose()
+    out = [_loosen_case(rng, c, i) for i, c in enumerate(first)] + _shape_errors()
+    return out + _more_shape_cases()
+
+
+# --- shape cases of Concat, Split, Gather, Tile, Pad, Broadcast, StridedSlice, Slice ---------------------
+def _loosen_generic(rng, case: Case, i: int) -> ShapeCase:
+    """Data-like inputs loosened (dims dynamic or intervals, sometimes dynamic rank); shape-giving
+    inputs known, or unknown with a static or dynamic shape."""
+    from ...opset import get_schema
+    ports = get_schema(case.op).ports_for(len(case.inputs))
+    infos = []
+    for port, x in zip(ports, case.inputs):
+        et = element_type_of(x)
+        if port.const:
+            u = rng.random()
+            keep_shape = case.op == "VariadicSplit-1" and port.name == "split_lengths"
+            if u < 0.15:
+                infos.append(info(et, x.shape if u >= 0.04 or keep_shape else PartialShape.dynamic()))
+            else:
+                infos.append(info(et, x.shape, x))
+        else:
+            r = rng.random()
+            infos.append(info(et, PartialShape.dynamic() if r < 0.08 else loosen(rng, x.shape)))
+    return ShapeCase(case.op, f"s{i}_{'_'.join(str(x.shape) for x in infos[:2])}_{case.id}", tuple(infos), case.attrs)
+
+
+def _interval_shape_cases():
+    """Hand-picked partial shapes: intervals through every rule, unbounded dims, dynamic ranks."""
+    f, i64, i32 = "f32", "i64", "i32"
+    I = info   # noqa: E741
+    big = 2**63 - 1
+    specs = [
+        ("Concat-1", "intervals", (I(f, [(1, 4), 3]), I(f, [(2, 6), (2, 5)]), I(f, [-1, -1])), {"axis": 0}),
+        ("Concat-1", "unbounded", (I(f, [(2, None), 3]), I(f, [4, 3])), {"axis": -2}),
+        ("Concat-1", "dynamic_rank_first", (I(f, None), I(f, [2, 3])), {"axis": 1}),
+        ("Concat-1", "all_dynamic_rank", (I(f, None), I(f, None)), {"axis": 1}),
+        ("Concat-1", "merge_intervals", (I(f, [2, (1, 5)]), I(f, [2, (3, 8)])), {"axis": 0}),
+        ("Concat-1", "merge_fails", (I(f, [2, (1, 2)]), I(f, [2, (3, 8)])), {"axis": 0}),
+        ("Split-1", "interval", (I(f, [(2, 9), 4]), I(i64, [], 0)), {"num_splits": 2}),
+        ("Split-1", "interval_odd", (I(f, [(3, 10), 4]), I(i64, [], 0)), {"num_splits": 3}),
+        ("Split-1", "unbounded", (I(f, [(4, None), 4]), I(i64, [], -2)), {"num_splits": 4}),
+        ("Split-1", "interval_too_small", (I(f, [(1, 2), 4]), I(i64, [], 0)), {"num_splits": 3}),
+        ("Split-1", "unknown_axis", (I(f, [6, 4]), I(i64, [])), {"num_splits": 2}),
+        ("VariadicSplit-1", "interval", (I(f, [(2, 9), 4]), I(i64, [], 0), I(i64, [2], [1, -1])), {}),
+        ("VariadicSplit-1", "interval_known", (I(f, [(2, 9), 4]), I(i64, [], 0), I(i64, [2], [1, 1])), {}),
+        ("VariadicSplit-1", "unknown_lengths", (I(f, [(2, 9), 4]), I(i64, [], 1), I(i64, [3])), {}),
+        ("Gather-8", "interval_batch", (I(f, [(2, 5), 7, 3]), I(i64, [(3, 8), 4]), I(i64, [], 1)), {"batch_dims": 1}),
+        ("Gather-8", "unknown_axis", (I(f, [2, 7, 3]), I(i64, [2, 4]), I(i64, [])), {"batch_dims": 1}),
+        ("Gather-8", "dynamic_indices_rank", (I(f, [2, 7, 3]), I(i64, None), I(i64, [], 1)), {"batch_dims": 0}),
+        ("Gather-8", "negative_batch_dims_dynamic", (I(f, [2, 7, 3]), I(i64, None), I(i64, [], 1)), {"batch_dims": -1}),
+        ("Gather-8", "dynamic_data_rank", (I(f, None), I(i64, [2, 4]), I(i64, [], 1)), {"batch_dims": 1}),
+        ("Gather-1", "scalar_index", (I(f, [(1, 5), 7]), I(i32, []), I(i32, [], -1)), {}),
+        ("Tile-1", "interval", (I(f, [(1, 5), (2, None)]), I(i64, [3], [2, 0, 3])), {}),
+        ("Tile-1", "unknown_repeats", (I(f, [2, 3]), I(i64, [4])), {}),
+        ("Tile-1", "unknown_repeats_shape", (I(f, [2, 3]), I(i64, None)), {}),
+        ("Pad-12", "interval_crop", (I(f, [(2, 6), (1, None)]), I(i64, [2], [-1, 2]), I(i64, [2], [-2, -3])),
+         {"pad_mode": "constant"}),
+        ("Pad-12", "dynamic_rank", (I(f, None), I(i64, [3], [1, 1, 1]), I(i64, [3], [0, 0, 0])), {"pad_mode": "edge"}),
+        ("Pad-1", "unknown_pads", (I(f, [2, 3]), I(i64, [2]), I(i64, [2], [1, 1])), {"pad_mode": "reflect"}),
+        ("Pad-1", "reflect_interval", (I(f, [(1, 3), 3]), I(i64, [2], [2, 0]), I(i64, [2], [2, 0])), {"pad_mode": "reflect"}),
+        ("Broadcast-3", "bidirectional_unknown_target", (I(f, [3, 1, (2, 5)]), I(i64, [4])), {"mode": "bidirectional"}),
+        ("Broadcast-3", "bidirectional_intervals", (I(f, [(1, 3), 1, (2, 5)]), I(i64, [3], [4, 6, 1])), {"mode": "bidirectional"}),
+        ("Broadcast-3", "numpy_unknown_target", (I(f, [3, 1]), I(i64, [4])), {"mode": "numpy"}),
+        ("Broadcast-3", "explicit_unknown_axes", (I(f, [3, 1]), I(i64, [3], [3, 2, 4]), I(i64, [2])), {"mode": "explicit"}),
+        ("Broadcast-1", "pdpd_interval", (I(f, [(1, 3), 1]), I(i64, [2], [1, 5])), {"mode": "pdpd"}),
+        ("StridedSlice-1", "interval_reverse", (I(f, [(2, 9), (3, None)]), I(i64, [2], [0, -1]), I(i64, [2], [0, 0]),
+                                                I(i64, [2], [-1, -2])), {"begin_mask": [1, 0], "end_mask": [1, 1]}),
+        ("StridedSlice-1", "unbounded_int_max", (I(f, [-1, (3, None)]), I(i64, [2], [1, -3]), I(i64, [2], [big, big])),
+         {"begin_mask": [0, 0], "end_mask": [0, 0]}),
+        ("StridedSlice-1", "unknown_begin", (I(f, [(2, 9), 4]), I(i64, [2]), I(i64, [2], [1, 1])),
+         {"begin_mask": [0, 0], "end_mask": [0, 0]}),
+        ("StridedSlice-1", "unknown_lengths", (I(f, [(2, 9), 4]), I(i64, None), I(i64, None)),
+         {"begin_mask": [], "end_mask": []}),
+        ("Slice-8", "interval_negative_start", (I(f, [(2, 9), (3, None)]), I(i64, [2], [-3, 1]), I(i64, [2], [big, -1]),
+                                                I(i64, [2], [1, 2])), {}),
+        ("Slice-8", "unknown_axes", (I(f, [(2, 9), 4]), I(i64, [1], [1]), I(i64, [1], [3]), I(i64, [1], [1]),
+                                     I(i64, [1])), {}),
+        ("Slice-8", "unknown_stop", (I(f, [(2, 9), 4]), I(i64, [1], [1]), I(i64, [1]), I(i64, [1], [1]),
+                                     I(i64, [1], [1])), {}),
+        ("Slice-8", "reverse_unbounded", (I(f, [(2, None), -1]), I(i64, [2], [-1, 5]), I(i64, [2], [-big - 1, 1]),
+                                          I(i64, [2], [-1, -2])), {}),
+    ]
+    return [ShapeCase(op, f"hand_{name}", ins, attrs) for op, name, ins, attrs in specs]
+
+
+def _more_shape_cases():
+    rng = np.random.default_rng(2025)
+    value_cases = [c for c in _more_cases() if c.error is None]
+    return [_loosen_generic(rng, c, i) for i, c in enumerate(value_cases)] + _interval_shape_cases()

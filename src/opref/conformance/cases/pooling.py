@@ -156,7 +156,7 @@ def _edges(rng, op):
     out += [
         err("err_zero_stride", d4, n2(s=0), "'strides' values must be > 0"),
         err("err_zero_kernel", d4, n2(k=0), "'kernel' values must be > 0"),
-        err("err_kernel_length", d4, _attrs(op, 1, k=2) | {"kernel": [2]}, "must have 1 elements"),
+        err("err_kernel_length", d4, _attrs(op, 1, k=2), "'kernel' must have 2 elements"),
         err("err_strides_length", d4, n2() | {"strides": [1]}, "'strides' must have 2 elements"),
         err("err_pads_length", d4, n2() | {"pads_end": [0, 0, 0]}, "'pads_end' must have 2 elements"),
         err("err_kernel_too_large", d4, n2(k=8), "larger than the padded data"),

@@ -1,22 +1,23 @@
 """Kernel makers for the elementwise families of opref.opset.families: the arrays of a binary op
-are broadcast the way its `auto_broadcast` says (NumPy broadcasting does numpy; pdpd aligns the
-second input to the first's trailing axes), then a NumPy function computes."""
+are broadcast the way its `auto_broadcast` says (NumPy broadcasting, after pdpd has placed the second
+input's dims at its axis), then a NumPy function computes."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
 import numpy as np
 
-from ...opset.families import with_signature
+from ...opset.families import PDPD_AXIS, with_signature
 
 
-def broadcast_pair(a: np.ndarray, b: np.ndarray, auto_broadcast: str) -> tuple[np.ndarray, np.ndarray]:
-    """The two inputs as NumPy will broadcast them (the shape rule has already checked them)."""
+def broadcast_pair(a: np.ndarray, b: np.ndarray, auto_broadcast: str,
+                   pdpd_axis: int = PDPD_AXIS) -> tuple[np.ndarray, np.ndarray]:
+    """The two inputs as NumPy will broadcast them (the shape rule has already checked them): none
+    and numpy are NumPy's right-aligned broadcasting; pdpd places b's dims at a's axis `pdpd_axis`
+    (padding b with 1s after its last dim), as OpenVINO's reference does."""
     if auto_broadcast == "pdpd":
-        shape = list(b.shape)
-        while shape and shape[-1] == 1:
-            shape.pop()
-        b = b.reshape(shape)   # right-aligned with a's trailing axes, as NumPy then broadcasts it
+        axis = a.ndim - b.ndim if pdpd_axis == -1 else pdpd_axis
+        b = b.reshape(b.shape + (1,) * (a.ndim - b.ndim - axis))
     return a, b
 
 

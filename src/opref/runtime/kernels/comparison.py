@@ -7,18 +7,27 @@ import numpy as np
 from ._elementwise import binary, unary
 
 
+def _quiet(fn):
+    """fn without NumPy's 'invalid value' warnings: comparing NaN is defined (false), not an error."""
+    def k(*arrays, **kw):
+        with np.errstate(invalid="ignore"):
+            return fn(*arrays, **kw)
+    return k
+
+
+@_quiet
 def is_inf(data, *, detect_negative, detect_positive):
     inf = np.isinf(data)
     return (inf & (data > 0) & detect_positive) | (inf & (data < 0) & detect_negative)
 
 
 KERNELS = {
-    "Equal-1": binary(np.equal),
-    "NotEqual-1": binary(np.not_equal),
-    "Less-1": binary(np.less),
-    "LessEqual-1": binary(np.less_equal),
-    "Greater-1": binary(np.greater),
-    "GreaterEqual-1": binary(np.greater_equal),
+    "Equal-1": binary(_quiet(np.equal)),
+    "NotEqual-1": binary(_quiet(np.not_equal)),
+    "Less-1": binary(_quiet(np.less)),
+    "LessEqual-1": binary(_quiet(np.less_equal)),
+    "Greater-1": binary(_quiet(np.greater)),
+    "GreaterEqual-1": binary(_quiet(np.greater_equal)),
     "IsFinite-10": unary(np.isfinite),
     "IsInf-10": unary(is_inf, ["detect_negative", "detect_positive"]),
     "IsNaN-10": unary(np.isnan),

@@ -192,7 +192,7 @@ def strided_slice(data, begin, end, stride=None, *, begin_mask, end_mask, new_ax
                   ellipsis_mask):
     b, e = _ints(begin), _ints(end)
     s = _ints(stride) if stride is not None else [1] * len(b)
-    index = strided_slice_index(data.ndim, b, e, s, begin_mask=begin_mask, end_mask=end_mask,
+    index = strided_slice_index(data.shape, b, e, s, begin_mask=begin_mask, end_mask=end_mask,
                                 new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask,
                                 ellipsis_mask=ellipsis_mask)
     return np.array(data[index])
@@ -201,7 +201,7 @@ def strided_slice(data, begin, end, stride=None, *, begin_mask, end_mask, new_ax
 def slice_(data, start, stop, step, axes=None):
     b = _ints(start)
     axes = list(range(len(b))) if axes is None else [a + data.ndim if a < 0 else a for a in _ints(axes)]
-    return np.array(data[slice_index(data.ndim, b, _ints(stop), _ints(step), axes)])
+    return np.array(data[slice_index(data.shape, b, _ints(stop), _ints(step), axes)])
 
 
 KERNELS = {

@@ -98,6 +98,8 @@ def _sequence(step, x, states, sequence_lengths, w, r, b, direction):
         hs = [np.where(valid, v.astype(dtype).astype(acc), s) for v, s in zip(new, hs)]
         ys[:, :, t] = np.where(valid, hs[0], 0)
     ys = np.take_along_axis(ys, idx[..., None], axis=2)                       # undo the reversal
+    # OpenVINO: the final states of an empty sequence are zeros (not the initial states)
+    hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
     return [np.transpose(ys, (1, 0, 2, 3)).astype(dtype)] + [np.swapaxes(s, 0, 1).astype(dtype) for s in hs]
 
 
@@ -128,13 +130,13 @@ def _cast(dtype, *arrays):
     return [None if a is None else a.astype(acc) for a in arrays]
 
 
-def _bias(B, W, gates_plus=0):
-    return B if B is not None else np.zeros(W.shape[0] + gates_plus, W.dtype)
+def _bias(B, W):
+    return B if B is not None else np.zeros(W.shape[0], W.dtype)
 
 
-def lstm_cell_4(X, initial_hidden_state, initial_cell_state, W, R, B=None, *, hidden_size, activations,
+def lstm_cell_4(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                 activations_alpha, activations_beta, clip):
-    args = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, _bias(B, W))
+    args = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B)
     f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
     return [y.astype(X.dtype) for y in _lstm_step(*args, f, g, h)]
 
@@ -158,17 +160,16 @@ def lstm_cell_1(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=Non
     return [y.astype(X.dtype) for y in _lstm_step(*args[:6], f, g, h, p=args[6], input_forget=input_forget)]
 
 
-def gru_cell(X, initial_hidden_state, W, R, B=None, *, hidden_size, activations, activations_alpha, activations_beta,
+def gru_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha, activations_beta,
              clip, linear_before_reset):
-    hidden = R.shape[-1]
-    args = _cast(X.dtype, X, initial_hidden_state, W, R, _bias(B, W, hidden if linear_before_reset else 0))
+    args = _cast(X.dtype, X, initial_hidden_state, W, R, B)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
     return _gru_step(*args, f, g, linear_before_reset).astype(X.dtype)
 
 
-def rnn_cell(X, initial_hidden_state, W, R, B=None, *, hidden_size, activations, activations_alpha, activations_beta,
+def rnn_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha, activations_beta,
              clip):
-    args = _cast(X.dtype, X, initial_hidden_state, W, R, _bias(B, W))
+    args = _cast(X.dtype, X, initial_hidden_state, W, R, B)
     return _rnn_step(*args, _activation(activations[0], clip)).astype(X.dtype)
 
 
