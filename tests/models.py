@@ -154,7 +154,11 @@ def _light(name):
 
 
 def _onnx(make):
-    return lambda: ov.convert_model(make())
+    def convert():
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            onnx.save(make(), f"{tmp}/model.onnx")
+            return ov.convert_model(f"{tmp}/model.onnx")
+    return convert
 
 
 MODELS = {

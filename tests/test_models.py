@@ -63,3 +63,16 @@ def test_shapes_match_openvino(name):
     model = opref.load(xml)
     ov_model = CORE.read_model(str(xml))
     assert [str(p.shape) for p in model.outputs] == [str(o.get_partial_shape()).replace(" ", "") for o in ov_model.outputs]
+
+
+def test_bundled_example_matches_openvino(tmp_path):
+    """The model the README runs: committed IR, as examples/make_example.py had OpenVINO write it."""
+    from pathlib import Path
+    from opref import cli
+    xml = Path(__file__).parent.parent / "examples" / "tiny_cnn.xml"
+    model = opref.load(xml)
+    feeds = {"image": np.random.default_rng(3).standard_normal((1, 3, 32, 32)).astype(np.float32)}
+    assert_close(list(model.run(feeds).values()), ov_outputs(xml, feeds), "tiny_cnn")
+    out = tmp_path / "out.npz"
+    assert cli.main(["run", str(xml), "--output", str(out)]) == 0
+    assert np.load(out)["probabilities"].shape == (1, 10)

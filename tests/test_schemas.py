@@ -25,9 +25,15 @@ def test_foundation_ops_are_registered():
     assert FOUNDATION <= {s.versioned_name for s in SCHEMAS}
 
 
+# Sources are fed by the executor (a model input, the weights file); sub-graph ops run their bodies
+# (runtime/subgraph.py). Both are exercised through models (tests/test_models.py, tests/test_reader.py).
+NO_KERNEL = {"Parameter-1", "Constant-1", "TensorIterator-1", "Loop-5", "If-8"}
+MODEL_LEVEL = NO_KERNEL | {"Result-1"}
+
+
 def test_every_schema_has_a_kernel_or_body_and_every_kernel_a_schema():
     names = {s.versioned_name for s in SCHEMAS}
-    assert {s.versioned_name for s in SCHEMAS if s.body is None} == set(KERNELS)
+    assert {s.versioned_name for s in SCHEMAS if s.body is None} - NO_KERNEL == set(KERNELS)
     assert set(KERNELS) <= names
 
 
@@ -35,6 +41,8 @@ def test_every_schema_has_value_and_shape_cases():
     with_cases = {c.op for c in all_cases() if c.error is None}
     with_shapes = {c.op for c in all_shape_cases()}
     for s in SCHEMAS:
+        if s.versioned_name in MODEL_LEVEL:
+            continue
         assert s.versioned_name in with_cases, f"{s.versioned_name} has no value cases"
         assert s.versioned_name in with_shapes, f"{s.versioned_name} has no shape cases"
         assert sum(c.op == s.versioned_name for c in all_cases()) >= 100, s.versioned_name
@@ -45,7 +53,8 @@ def test_case_ids_are_unique():
     assert len(names) == len(set(names))
 
 
-@pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: s.versioned_name)
+@pytest.mark.parametrize("schema", [s for s in SCHEMAS if s.versioned_name not in NO_KERNEL],
+                         ids=lambda s: s.versioned_name)
 def test_signatures_are_the_schema(schema):
     """Shape rules, kernels and bodies take the port names positionally and the attributes by keyword."""
     ports = [p.name for p in schema.inputs]
@@ -69,8 +78,11 @@ def test_opsets_come_from_the_table(schema):
 
 
 def test_list_schemas_by_opset_and_domain():
-    assert [s.versioned_name for s in opref.list_schemas(opset="opset1")] == \
-        ["Convolution-1", "DepthToSpace-1", "GroupConvolution-1", "Reshape-1", "SpaceToDepth-1", "Transpose-1"]
+    opset1 = {n for n, e in opset_table().items() if "opset1" in e.opsets}
+    assert {s.versioned_name for s in opref.list_schemas(opset="opset1")} <= opset1
+    assert {"Convolution-1", "DepthToSpace-1", "Reshape-1", "Parameter-1"} <= \
+        {s.versioned_name for s in opref.list_schemas(opset="opset1")}
+    assert "Col2Im-15" not in {s.versioned_name for s in opref.list_schemas(opset="opset1")}
     assert "Col2Im-15" in [s.versioned_name for s in opref.list_schemas(opset="opset15")]
     assert "Col2Im-15" not in [s.versioned_name for s in opref.list_schemas(opset="opset14")]
     assert [s.versioned_name for s in opref.list_schemas(domain="tf")] == \

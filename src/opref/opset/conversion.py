@@ -4,12 +4,12 @@ Convert and ConvertLike keep the input's shape and change its element type. Elem
 type but string; u1 inputs hold 0/1 and convert exactly as u8 does, so they are allowed, while nf4
 inputs are not: opref holds nf4 as uint4 codes, indistinguishable from u4 values, so a kernel of
 arrays cannot decode them (the NF4 table is `opref.runtime.kernels.conversion.NF4`). An nf4
-*destination* is allowed from floating-point inputs (quantised to the nearest NF4 code).
+*destination* is allowed from f32 and f16 inputs (what OpenVINO converts to nf4) (quantised to the nearest NF4 code).
 """
 from __future__ import annotations
 
 from ..shapes import TensorInfo
-from ..types import ALL, FLOAT
+from ..types import ALL
 from .helpers import check, fail
 from .schema import ELEMENT_TYPE, Attr, OpSchema, Port
 
@@ -22,7 +22,7 @@ def _convert_info(op: str, data: TensorInfo, destination_type: str) -> TensorInf
     check(destination_type in DESTINATIONS, op, f"destination_type {destination_type} is not supported "
           f"(expected one of {', '.join(DESTINATIONS)})")
     if destination_type == "nf4":
-        check(data.element_type in FLOAT, op, f"destination_type nf4 needs a floating-point input, "
+        check(data.element_type in ("f32", "f16"), op, f"destination_type nf4 needs an f32 or f16 input, "
               f"got {data.element_type}")
     return TensorInfo(destination_type, data.shape)
 

@@ -54,6 +54,17 @@ def ir_attr_names(fn, renames: dict[str, str]):
     return call
 
 
+def _no_start_in_end_padding(q: Dimension, s: int, dim: Dimension, pb: int) -> Dimension:
+    """ceil_torch: q + 1 windows per bound, less the last one when it would start at or beyond the
+    end of the data (in the end padding). OpenVINO applies this to each bound of an interval."""
+    def count(q_bound, data_bound):
+        return q_bound + (1 if q_bound * s < data_bound + pb or data_bound + pb == 0 else 0)
+    lo = count(q.lo, dim.lo)
+    if dim.is_static:
+        return Dimension(lo, lo)
+    return Dimension(lo, None if dim.hi is None or q.hi is None else count(q.hi, dim.hi))
+
+
 # --- shared shape rule ------------------------------------------------------------------------------
 def _check_attrs(op, n, strides, dilations, pads_begin, pads_end):
     check(len(pads_begin) == n, op, f"attribute 'pads_begin' must have {n} elements (one per kernel axis), "
@@ -109,10 +120,10 @@ def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations
                   f"spatial axis {i}: with exclude-pad, the dilated kernel ({window}) must be larger than each "
                   f"pad ({pb}, {pe}): some windows would lie entirely in the padding")
         rest = padded - window
-        size = (rest.floordiv(s) if rounding_type == "floor" else ceil_div(rest, s)) + 1
-        if rounding_type == "ceil_torch" and dim.is_static and (size.lo - 1) * s >= dim.lo + pb:
-            size = Dimension(size.lo - 1, size.lo - 1)     # the last window would start in the end padding
-        out.append(size)
+        if rounding_type == "ceil_torch":
+            out.append(_no_start_in_end_padding(ceil_div(rest, s), s, dim, pb))
+        else:
+            out.append((rest.floordiv(s) if rounding_type == "floor" else ceil_div(rest, s)) + 1)
     return PartialShape(out)
 
 

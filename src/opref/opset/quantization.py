@@ -1,4 +1,68 @@
-"""Quantization ops (schemas and shape rules)."""
+"""Quantization ops: FakeQuantize-1, FakeConvert-13.
+
+Shape rules follow OpenVINO's (src/core/shape_inference/include/fake_{quantize,convert}_shape_inference.hpp):
+the output has the data's shape, and every other input must broadcast with it (checked one after
+the other against the data shape refined by the earlier ones). The spec's broadcasting is
+unidirectional — a limit never enlarges the data — which opref enforces where OpenVINO lets a
+limit of shape [1,3,4,5] pass for data [1,3,1,1].
+"""
 from __future__ import annotations
 
-OPS = ()
+from ..errors import OprefError
+from ..shapes import PartialShape
+from .families import auto_broadcast_attr, broadcast_shapes
+from .helpers import check, fail
+from .schema import INT, STRING, Attr, OpSchema, Port
+
+# "any supported floating-point type": OpenVINO's CPU plugin has no f8 FakeQuantize
+T_FQ = ("f64", "f32", "f16", "bf16")
+T_FC = ("f32", "f16", "bf16")
+
+
+def _unidirectional(op: str, name: str, data: PartialShape, limit: PartialShape, mode: str):
+    """The spec's rule: `limit` broadcasts *to* data (it may not add axes or stretch a data axis of 1)."""
+    if mode == "none" or not data.rank_is_static or not limit.rank_is_static:
+        return
+    if mode == "pdpd":
+        return            # PDPD broadcasting is one-way by definition
+    check(len(limit) <= len(data), op, f"input {name!r} {limit} has more dimensions than data {data}: it "
+          f"must broadcast to the data's shape")
+    for i, (d, l) in enumerate(zip(list(data)[len(data) - len(limit):], limit)):
+        check(not (d == 1 and l.lo > 1), op, f"input {name!r} {limit} does not broadcast to data {data}: "
+              f"dimension {i} of {name} is {l}, data has 1")
+
+
+def _broadcast_inputs(op: str, data, others: dict, mode: str) -> PartialShape:
+    merged = data.shape
+    for name, info in others.items():
+        _unidirectional(op, name, data.shape, info.shape, mode)
+        try:
+            merged = broadcast_shapes(op, merged, info.shape, mode)
+        except OprefError as e:   # name the input at fault
+            fail(op, f"input {name!r} {info.shape} does not broadcast with data {data.shape} "
+                 f"(auto_broadcast={mode}): {e}")
+    return data.shape
+
+
+# --- FakeQuantize-1 ----------------------------------------------------------------------------------
+def fake_quantize_shape(data, input_low, input_high, output_low, output_high, *, levels, auto_broadcast):
+    op = "FakeQuantize-1"
+    check(levels >= 2, op, f"attribute 'levels' must be >= 2, got {levels}")
+    return _broadcast_inputs(op, data, {"input_low": input_low, "input_high": input_high,
+                                        "output_low": output_low, "output_high": output_high}, auto_broadcast)
+
+
+FAKE_QUANTIZE_1 = OpSchema(
+    "FakeQuantize", 1, category="quantization",
+    inputs=(Port("data", "T_F"), Port("input_low", "T_F"), Port("input_high", "T_F"), Port("output_low", "T_F"),
+            Port("output_high", "T_F")),
+    outputs=(Port("output", "T_F"),),
+    attributes=(Attr("levels", INT, doc="number of quantization levels (>= 2; 256 for 8 bits)"),
+                auto_broadcast_attr()),
+    type_constraints={"T_F": T_FQ},
+    shape=fake_quantize_shape,
+    doc="Clips data to [input_low, input_high], rounds it (half to even) to one of `levels` evenly spaced "
+        "steps and maps the steps onto [output_low, output_high]; limits broadcast to the data.",
+)
+
+OPS = (FAKE_QUANTIZE_1,)

@@ -53,10 +53,10 @@ def info(element_type: str, shape, value=None) -> TensorInfo:
 
 
 def _modules():
-    from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
+    from . import (activation, infrastructure, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
                    generation, image, logical, matrix, movement, normalization, pooling, quantization, reduction,
                    sequence, shape, sort, tf)
-    return (movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
+    return (infrastructure, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
             sort, sequence, tf)
 

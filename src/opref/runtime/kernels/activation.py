@@ -1,4 +1,139 @@
-"""Activation functions (kernels)."""
+"""Activation functions (kernels).
+
+Floats narrower than f32 (f16, bf16, f8) are computed in f32 and rounded back once, as OpenVINO's
+CPU plugin does; f32 and f64 compute in their own type; NaN and +-inf follow IEEE 754 through the
+formulas. Relu and Clamp on integers stay in the integer type.
+"""
 from __future__ import annotations
 
-KERNELS = {}
+import numpy as np
+
+from ...types import accumulator_dtype
+from ._elementwise import unary
+from .arithmetic import erf
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    return x.astype(accumulator_dtype(x.dtype), copy=False)
+
+
+def _float(fn):
+    """fn computed on x widened to its compute type, the result rounded back to x's type."""
+    def compute(x, **attrs):
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype)
+    return compute
+
+
+def _sigmoid(x):
+    # exp of the negative magnitude only: no overflow warnings, exact limits at +-inf
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
+
+
+def _softplus(x):
+    return np.logaddexp(np.zeros((), x.dtype), x)
+
+
+def _gelu(x, approximation_mode="erf"):
+    if approximation_mode == "tanh":
+        c = x.dtype.type(np.sqrt(2 / np.pi))
+        return 0.5 * x * (1 + np.tanh(c * (x + x.dtype.type(0.044715) * x * x * x)))
+    y = 0.5 * x.astype(np.float64) * (1 + erf(x.astype(np.float64) / np.sqrt(2.0)))
+    return y.astype(x.dtype)
+
+
+def _elu(x, alpha):
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
+
+
+def _hsigmoid(x):
+    return np.minimum(np.maximum(x + 3, 0), 6) / 6
+
+
+def _clamp(x, min, max):
+    if x.dtype.kind in "iu":
+        info = np.iinfo(x.dtype)
+        lo = int(np.clip(np.ceil(min), info.min, info.max))
+        hi = int(np.clip(np.floor(max), info.min, info.max))
+        return np.clip(x, x.dtype.type(lo), x.dtype.type(hi))
+    with np.errstate(all="ignore"):
+        lo, hi = np.asarray(min, x.dtype), np.asarray(max, x.dtype)   # the bounds in the data's type
+        w = _wide(x)
+        return np.minimum(np.maximum(w, lo.astype(w.dtype)), hi.astype(w.dtype)).astype(x.dtype)
+
+
+def _softmax(x, axis):
+    with np.errstate(all="ignore"):
+        w = _wide(x)
+        e = np.exp(w - np.max(w, axis=axis, keepdims=True, initial=-np.inf))
+        return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
+
+
+def _log_softmax(x, axis):
+    with np.errstate(all="ignore"):
+        w = _wide(x)
+        s = w - np.max(w, axis=axis, keepdims=True, initial=-np.inf)
+        return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).astype(x.dtype)
+
+
+def softmax(data, *, axis):
+    return _softmax(data, axis)
+
+
+def log_softmax(data, *, axis):
+    return _log_softmax(data, axis)
+
+
+def swish(data, beta=None):
+    with np.errstate(all="ignore"):
+        w = _wide(data)
+        b = np.ones((), w.dtype) if beta is None else _wide(np.asarray(beta)).reshape(())
+        return (w * _sigmoid(b * w)).astype(data.dtype)
+
+
+def hard_sigmoid(data, alpha, beta):
+    with np.errstate(all="ignore"):
+        w = _wide(data)
+        a, b = _wide(alpha).reshape(()), _wide(beta).reshape(())
+        return np.maximum(0, np.minimum(1, a * w + b)).astype(data.dtype)
+
+
+def selu(data, alpha, lambda_):
+    with np.errstate(all="ignore"):
+        w = _wide(data)
+        a, lam = _wide(alpha).reshape(()), _wide(lambda_).reshape(())
+        return (lam * np.where(w > 0, w, a * np.expm1(np.minimum(w, 0)))).astype(data.dtype)
+
+
+def prelu(data, slope):
+    """Per channel when slope is 1-D with the length of data's dimension 1 (data rank >= 2),
+    numpy broadcasting otherwise."""
+    with np.errstate(all="ignore"):
+        w, s = _wide(data), _wide(slope)
+        if s.ndim == 1 and data.ndim >= 2 and s.shape[0] == data.shape[1] and s.shape[0] != 1:
+            s = s.reshape((-1,) + (1,) * (data.ndim - 2))
+        return np.where(w < 0, w * s, w).astype(data.dtype)
+
+
+KERNELS = {
+    "Relu-1": unary(lambda x: np.maximum(x, x.dtype.type(0))),
+    "Sigmoid-1": unary(_float(_sigmoid)),
+    "Clamp-1": unary(_clamp, ["min", "max"]),
+    "Elu-1": unary(_float(_elu), ["alpha"]),
+    "Exp-1": unary(_float(np.exp)),
+    "Gelu-2": unary(_float(_gelu)),
+    "Gelu-7": unary(_float(_gelu), ["approximation_mode"]),
+    "HSwish-4": unary(_float(lambda x: x * _hsigmoid(x))),
+    "HSigmoid-5": unary(_float(_hsigmoid)),
+    "Mish-4": unary(_float(lambda x: x * np.tanh(_softplus(x)))),
+    "SoftPlus-4": unary(_float(_softplus)),
+    "SoftSign-9": unary(_float(lambda x: x / (1 + np.abs(x)))),
+    "Swish-4": swish,
+    "Softmax-1": softmax,
+    "Softmax-8": softmax,
+    "LogSoftmax-5": log_softmax,
+    "PRelu-1": prelu,
+    "HardSigmoid-1": hard_sigmoid,
+    "Selu-1": selu,
+}

@@ -1,4 +1,39 @@
-"""Attention ops (kernels)."""
+"""Attention kernels: ScaledDotProductAttention-13, the spec's pseudo-code in NumPy.
+
+Narrow floats compute in f32 (both products and the softmax) and round back once, as OpenVINO's
+CPU plugin does. A row whose keys are all masked out has no finite logit, and its softmax is NaN
+(0/0), as in the pseudo-code and OpenVINO.
+"""
 from __future__ import annotations
 
-KERNELS = {}
+import numpy as np
+
+from ...types import accumulator_dtype
+
+
+def scaled_dot_product_attention(query, key, value, attention_mask=None, scale=None, *, causal):
+    acc = accumulator_dtype(query.dtype)
+    q, k, v = (x.astype(acc, copy=False) for x in (query, key, value))
+    L, S = q.shape[-2], k.shape[-2]
+    if scale is None:
+        s = acc.type(1) / np.sqrt(acc.type(q.shape[-1]))
+    else:
+        s = np.asarray(scale).astype(acc).reshape(())
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        logits = np.matmul(q, np.swapaxes(k, -1, -2)) * s
+        if causal:
+            logits = logits + np.triu(np.full((L, S), -np.inf, acc), k=1)
+        elif attention_mask is not None:
+            if attention_mask.dtype == np.bool_:
+                logits = logits + np.where(attention_mask, acc.type(0), acc.type(-np.inf))
+            else:
+                logits = logits + attention_mask.astype(acc, copy=False)
+        e = np.exp(logits - logits.max(axis=-1, keepdims=True, initial=-np.inf))
+        weights = e / e.sum(axis=-1, keepdims=True)
+        out = np.matmul(weights, v)
+    return out.astype(query.dtype, copy=False)
+
+
+KERNELS = {
+    "ScaledDotProductAttention-13": scaled_dot_product_attention,
+}

@@ -9,6 +9,7 @@ rounded half to even, as OpenVINO does.
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ...opset.helpers import same_pads
@@ -50,6 +51,15 @@ def _taps(xp, kernel, strides, dilations, out):
         yield tap, xp[(slice(None), slice(None)) + index]
 
 
+def _in_data(tap, sizes, pads, strides, dilations, out):
+    """[o...] mask: whether this tap of each window lands on data (not padding)."""
+    mask = np.ones((), bool)
+    for t, size, (pb, _), s, d, o in zip(tap, sizes, pads, strides, dilations, out):
+        pos = np.arange(o) * s + t * d - pb
+        mask = np.logical_and.outer(mask, (pos >= 0) & (pos < size))
+    return mask
+
+
 def _compute_dtype(dtype):
     t = element_type(dtype)
     if t.is_float:
@@ -58,7 +68,8 @@ def _compute_dtype(dtype):
 
 
 def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+    """The lowest finite value of a data type (ml_dtypes knows bf16 and f8 too)."""
+    return ml_dtypes.finfo(dtype).min if element_type(dtype).is_float else np.iinfo(dtype).min
 
 
 # --- MaxPool ----------------------------------------------------------------------------------------
@@ -72,18 +83,18 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     if 0 in shape:
         empty = np.zeros(shape, data.dtype)
         return empty if index_element_type is None else (empty, np.zeros(shape, element_type(index_element_type).dtype))
-    xp = _padded(x, pads, kernel, strides, dilations, out, _lowest(ct))
-    best = np.full(shape, _lowest(ct), ct)
-    tap_of = np.zeros(shape, np.int64) if index_element_type else None
-    first = True
+    xp = _padded(x, pads, kernel, strides, dilations, out, -np.inf if ct.kind == "f" else np.iinfo(ct).min)
+    # OpenVINO's rule: start from the lowest finite value; the first data tap at or above it is taken,
+    # then only strictly greater ones. So ties keep the first tap, NaN and -inf are never taken, and a
+    # window that takes nothing (all padding) gives the lowest value and index 0.
+    best = np.full(shape, _lowest(data.dtype), ct)
+    found = np.zeros(shape, bool)
+    tap_of = np.full(shape, -1, np.int64) if index_element_type else None
     for k, (tap, view) in enumerate(_taps(xp, kernel, strides, dilations, out)):
-        if first:
-            best[...] = view
-            first = False
-            continue
-        # a NaN wins and stays (NaN propagates, as in np.maximum); otherwise the first maximum stays
-        better = (view > best) | (np.isnan(view) & ~np.isnan(best)) if ct.kind == "f" else view > best
+        better = (view > best) | (~found & (view >= best) & _in_data(tap, data.shape[2:], pads, strides, dilations,
+                                                                      out))
         np.copyto(best, view, where=better)
+        found |= better
         if tap_of is not None:
             np.copyto(tap_of, k, where=better)
     values = best.astype(data.dtype)
@@ -95,12 +106,14 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
 def _indices(shape, tap_of, kernel, strides, dilations, pads, out, axis, index_element_type):
     """Flat index into data flattened from `axis` of the winning tap of every window."""
     n = len(kernel)
-    taps = np.stack(np.unravel_index(tap_of, kernel)) if n else np.zeros((0,) + tap_of.shape, np.int64)
+    none = tap_of < 0
+    taps = np.stack(np.unravel_index(np.where(none, 0, tap_of), kernel))
     flat = np.zeros(tap_of.shape, np.int64)
     for i in range(n):
         o = np.arange(out[i]).reshape((-1,) + (1,) * (n - 1 - i))
         coord = o * strides[i] + taps[i] * dilations[i] - pads[i][0]   # unpadded data coordinate
         flat = flat * shape[2 + i] + coord
+    flat[none] = 0                                    # nothing taken: the first element
     size = int(np.prod(shape[2:], dtype=np.int64))
     nc = (np.arange(shape[0])[:, None] * shape[1] + np.arange(shape[1])[None, :]) * size
     flat = flat + nc.reshape(nc.shape + (1,) * n)
@@ -125,12 +138,10 @@ def max_pool_14(data, *, strides, dilations, pads_begin, pads_end, kernel, round
 
 
 # --- AvgPool ----------------------------------------------------------------------------------------
-def _counts(size, pad, k, s, d, o, exclude_pad):
-    """How many taps of each window along one axis land on counted positions."""
-    pb, pe = pad
-    lo, hi = (pb, pb + size) if exclude_pad else (0, pb + size + pe)
-    pos = np.arange(o)[:, None] * s + np.arange(k)[None, :] * d
-    return ((pos >= lo) & (pos < hi)).sum(axis=1)
+def _counts(size, pad, k, s, d, o):
+    """How many taps of each window along one axis land on data."""
+    pos = np.arange(o)[:, None] * s + np.arange(k)[None, :] * d - pad[0]
+    return ((pos >= 0) & (pos < size)).sum(axis=1)
 
 
 def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type, exclude_pad):
@@ -144,13 +155,18 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     total = np.zeros(shape, ct)
     for _, view in _taps(xp, kernel, strides, dilations, out):
         total += view
-    count = np.ones((), np.int64)
-    for i, (size, pad, k, s, d, o) in enumerate(zip(data.shape[2:], pads, kernel, strides, dilations, out)):
-        count = np.multiply.outer(count, _counts(size, pad, k, s, d, o, exclude_pad))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = total / count.astype(ct)
+    # The divisor, as OpenVINO defines it: with exclude-pad, the data positions in the window; without
+    # it, the whole kernel when there is any padding (even where rounding up lets the window run past
+    # the padding), and the data positions when there is none.
+    if not exclude_pad and any(p for pair in pads for p in pair):
+        count = np.full(out, int(np.prod(kernel)), np.int64)
+    else:
+        count = np.ones((), np.int64)
+        for size, pad, k, s, d, o in zip(data.shape[2:], pads, kernel, strides, dilations, out):
+            count = np.multiply.outer(count, _counts(size, pad, k, s, d, o))
+    mean = total / np.maximum(count, 1).astype(ct)        # a window without data gives 0
     if not element_type(data.dtype).is_float:
-        mean = np.rint(mean)
+        mean = np.rint(mean)                                # half to even, as OpenVINO rounds
     return mean.astype(data.dtype)
 
 
