@@ -72,6 +72,10 @@ def cmd_run(args) -> int:
     t1 = time.perf_counter()
     given = {k: _load_npy(k, v) for k, v in _pairs(args.input, "--input").items()}
     shapes = {k: _shape_of(v) for k, v in _pairs(args.shape, "--shape").items()}
+    names = {p.name for p in model.inputs}
+    for name in list(given) + list(shapes):
+        if name not in names:
+            raise InputError(f"the model has no input named {name!r}; its inputs are {', '.join(sorted(names))}")
     rng = np.random.default_rng(args.seed)
     feeds = {}
     for port in model.inputs:
@@ -82,9 +86,6 @@ def cmd_run(args) -> int:
         if not shape.is_static:
             raise InputError(f"input {port.name!r} has shape {shape}: give --shape {port.name}=... or --input")
         feeds[port.name] = _random(port, shape.to_shape(), rng)
-    for name in list(given) + list(shapes):
-        raise InputError(f"the model has no input named {name!r}; its inputs are "
-                         f"{', '.join(p.name for p in model.inputs)}")
     outs = model.run(feeds)
     t2 = time.perf_counter()
     for name, a in outs.items():

@@ -108,7 +108,7 @@ def _v4_case(op, rng, i, et, mode):
     else:
         inputs = (x, scales_a if calc == "scales" else sizes_a) + ((axes_a,) if with_axes else ())
     cid = f"{i}_{et}_{mode}_{calc}_{attrs['coordinate_transformation_mode']}_{'x'.join(map(str, shape))}_ax{axes}"
-    return _route(op, cid, inputs, attrs, [a for a, z, c in zip(axes, sizes, scales) if c != 1 or z != padded[a]])
+    return _route(op, cid, inputs, attrs, axes)
 
 
 def _route(op, cid, inputs, attrs, axes):
