@@ -184,14 +184,18 @@ SHAPES = {"transformer_block": {"x": (2, 7, 32)}, "lstm": {"x": (6, 2, 5)}, "gru
           "rnn": {"x": (5, 1, 5)}}
 
 
-def model_path(name: str, fp16: bool = False) -> Path:
-    """model.xml written by ov.save_model (cached; written atomically, safe with parallel workers)."""
+def model_path(name: str, variant: str = "") -> Path:
+    """model.xml written by OpenVINO (cached; written atomically, safe with parallel workers):
+    variant "" is ov.save_model, "fp16" ov.save_model(compress_to_fp16=True), "v10" ov.serialize as IR v10."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"{name}{'_fp16' if fp16 else ''}.xml"
+    path = CACHE / f"{name}{'_' + variant if variant else ''}.xml"
     if not path.exists():
         model = MODELS[name]()
         tmp = Path(tempfile.mkdtemp(dir=CACHE))
-        ov.save_model(model, str(tmp / path.name), compress_to_fp16=fp16)
+        if variant == "v10":
+            ov.serialize(model, str(tmp / path.name), version="IR_V10")
+        else:
+            ov.save_model(model, str(tmp / path.name), compress_to_fp16=variant == "fp16")
         os.replace(tmp / path.with_suffix(".bin").name, path.with_suffix(".bin"))
         os.replace(tmp / path.name, path)
         tmp.rmdir()

@@ -33,6 +33,20 @@ def test_cumsum_spec_examples(exclusive, reverse, expected):
     assert run("CumSum-3", x, np.array(0, np.int64), exclusive=exclusive, reverse=reverse).tolist() == expected
 
 
+def test_cumsum_default_axis_is_0():
+    x = np.array([[1, 2], [3, 4]], np.int32)
+    assert run("CumSum-3", x).tolist() == [[1, 2], [4, 6]]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64, np.int64, np.int16, np.uint32, np.uint64])
+def test_segment_max_lowest_is_the_lowest_of_the_type(dtype):
+    """OpenVINO's CPU plugin fills with f32's/i32's lowest converted (-inf for f16); the spec: T's lowest."""
+    data = np.array([3, 1, 2], dtype)
+    lowest = np.finfo(dtype).min if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+    got = run("SegmentMax-16", data, np.array([0, 0, 2]), fill_mode="lowest")
+    assert got.tolist() == [3, lowest, 2] and got.dtype == dtype
+
+
 def test_segment_max_spec_example():
     data = np.array([1, 5, 2, 7, 3, 9, 4, 8], np.float32)
     ids = np.array([0, 0, 0, 1, 1, 3, 5, 5])

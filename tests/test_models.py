@@ -30,12 +30,13 @@ def assert_close(ours, theirs, what):
         np.testing.assert_allclose(a, b, rtol=RTOL, atol=ATOL, err_msg=f"{what} output {k}")
 
 
-CASES = [(name, False) for name in MODELS] + [(n, True) for n in ("resnet50", "transformer_block", "lstm")]
+CASES = [(name, "") for name in MODELS] + [(n, "fp16") for n in ("resnet50", "transformer_block", "lstm")] + \
+    [(n, "v10") for n in ("squeezenet", "gru", "loop")]
 
 
-@pytest.mark.parametrize("name,fp16", CASES, ids=[f"{n}{'_fp16' if f else ''}" for n, f in CASES])
-def test_model_matches_openvino_and_round_trips(name, fp16, tmp_path):
-    xml = model_path(name, fp16)
+@pytest.mark.parametrize("name,variant", CASES, ids=[f"{n}{'_' + v if v else ''}" for n, v in CASES])
+def test_model_matches_openvino_and_round_trips(name, variant, tmp_path):
+    xml = model_path(name, variant)
     model = opref.load(xml)
     feeds = random_inputs(model, name)
     ours = list(model.run(feeds).values())
@@ -43,8 +44,8 @@ def test_model_matches_openvino_and_round_trips(name, fp16, tmp_path):
     assert_close(ours, theirs, f"{name}: opref vs OpenVINO")
     # output order and names as OpenVINO gives them
     ov_model = CORE.read_model(str(xml))
-    assert [p.name for p in model.outputs] == [o.any_name for o in ov_model.outputs] or \
-        all(p.name in o.names for p, o in zip(model.outputs, ov_model.outputs))
+    assert [set(p.names) for p in model.outputs] == [set(o.names) for o in ov_model.outputs]
+    assert [set(p.names) for p in model.inputs] == [set(i.names) for i in ov_model.inputs]
     assert [p.name for p in model.inputs] == [i.any_name for i in ov_model.inputs]
     # the writer: opref reads back what it wrote, and so does OpenVINO
     out = tmp_path / "rt.xml"
@@ -76,3 +77,43 @@ def test_bundled_example_matches_openvino(tmp_path):
     out = tmp_path / "out.npz"
     assert cli.main(["run", str(xml), "--output", str(out)]) == 0
     assert np.load(out)["probabilities"].shape == (1, 10)
+
+
+def _is_file_view(a) -> bool:
+    while a is not None:
+        if isinstance(a, np.memmap):
+            return True
+        a = getattr(a, "base", None)
+    return False
+
+
+def test_weights_are_memory_mapped():
+    model = opref.load(model_path("resnet50"))
+    consts = [n.value for n in model.graph.nodes if n.schema.name == "Constant" and n.value.dtype == np.float32]
+    assert consts and all(_is_file_view(v) for v in consts)
+
+
+# Shape sub-graphs whose values OpenVINO bounds through ShapeOf (e.g. the zero initial state of a
+# converted ONNX LSTM: Broadcast(0, Concat(Gather(ShapeOf(x)), ...))) are not bounded by opref yet: such
+# layers come out less precise ([?,?,?] where OpenVINO has [2..3,2,8]), so these models compare outputs only.
+@pytest.mark.parametrize("name,shapes", [
+    ("resnet50", {"gpu_0/data_0": "?,3,224,224"}),
+    ("squeezenet", {"data_0": "1..4,3,224..320,?"}),
+    ("inception_v2", {"data_0": "?,3,224,224"}),
+])
+def test_infer_shapes_matches_openvino_on_every_layer(name, shapes):
+    """Model.infer_shapes with new input shapes against OpenVINO's Model.reshape, layer by layer."""
+    xml = model_path(name)
+    ours = opref.load(xml).infer_shapes(shapes)
+    ov_model = CORE.read_model(str(xml))
+    ov_model.reshape({k: ov.PartialShape(v) for k, v in shapes.items()})
+    compared = 0
+    for op in ov_model.get_ordered_ops():
+        name_ = op.get_friendly_name()
+        if name_ not in ours or op.get_type_name() == "Result":
+            continue
+        theirs = [(str(op.get_output_partial_shape(i)).replace(" ", ""), op.get_output_element_type(i).get_type_name())
+                  for i in range(op.get_output_size())]
+        assert [(str(i.shape), i.element_type) for i in ours[name_]] == theirs, name_
+        compared += 1
+    assert compared >= 10

@@ -85,6 +85,13 @@ def test_unknown_ops_are_listed_all_at_once():
     assert "Frobnicate" in str(e) and "Wobble" in str(e)
 
 
+def test_dims_written_as_question_marks_or_intervals():
+    xml = GOOD.replace(b"<dim>1</dim><dim>8</dim><dim>2</dim><dim>2</dim></port></output>",
+                       b"<dim>?</dim><dim>8</dim><dim>1..4</dim><dim>2</dim></port></output>", 1)
+    assert load(xml).graph.nodes[0].outputs[0].dims == (-1, 8, -1, 2)
+    rejects(GOOD.replace(b"<dim>8</dim>", b"<dim>4..2</dim>", 1), "dim '4..2' is not a dimension")
+
+
 def test_names_with_escaped_commas():
     assert split_names(r"a\,b,plain") == ["a,b", "plain"]
     assert split_names("") == []
@@ -156,6 +163,7 @@ def test_cycles_are_found_without_recursion():
     chain = net(layers, edges + edge(n, 1, n + 1, 0))
     m = load(chain)
     assert np.array_equal(m.run([np.arange(4, dtype=np.float32)])["out"], np.arange(4))
+    assert m._executor.peak_live <= 3, "intermediates are dropped after their last use"
     cyclic = net(layers.replace(param(0, "4", dims=(4,), name="x"), ""),
                  edges.replace(edge(0, 0, 1, 0), edge(n, 1, 1, 0)) + edge(n, 1, n + 1, 0))
     rejects(cyclic, "cycle")
@@ -201,6 +209,7 @@ def test_constants_are_bounds_checked():
     w = np.arange(4, dtype=np.float32).tobytes()
     m = load(const_model(), w)
     assert np.array_equal(m.run([])["out"], np.arange(4))
+    assert np.shares_memory(m.graph.nodes[0].value, np.frombuffer(w, np.uint8)), "weights are views, not copies"
     rejects(const_model(offset=8), "bytes 8..24 are outside the weights file", w)
     rejects(const_model(offset=2 ** 70), "outside the weights file", w)
     rejects(const_model(offset=-1), "attribute 'offset' -1 is below 0", w)

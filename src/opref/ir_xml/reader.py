@@ -20,7 +20,7 @@ from lxml import etree
 from ..errors import ModelError, OprefError, UnknownOpError
 from ..opset.schema import OpSchema
 from ..runtime.graph import Graph, InputMap, Node, OutputMap, OutputPort, PortMap, Source, topological_order
-from ..shapes import PartialShape
+from ..shapes import Dimension
 from ..types import ELEMENT_TYPES, element_type, packed_size, unpack
 from .spelling import UNDECLARED, element_type_of_precision, resolve_op
 
@@ -380,9 +380,18 @@ def _port_id(layer: _Layer, index: int) -> int:
 
 
 def _dims(port, layer: _Layer) -> tuple[int, ...]:
+    """Declared dims: an int, or -1 for any non-static dim (written -1, "?" or an interval "1..10")."""
     out = []
     for d in port.findall("dim"):
-        v = _int(d.text, "dim", f"{layer.where()} port {port.get('id')}")
+        text = (d.text or "").strip()
+        if text == "?" or ".." in text:
+            try:
+                Dimension.of(text)
+            except OprefError:
+                raise ModelError(f"{layer.where()} port {port.get('id')}: dim {text!r} is not a dimension") from None
+            out.append(-1)
+            continue
+        v = _int(text, "dim", f"{layer.where()} port {port.get('id')}")
         if v < -1:
             raise ModelError(f"{layer.where()} port {port.get('id')}: dim {v} is below -1")
         out.append(v)
@@ -423,10 +432,12 @@ def read_graph(xml_path, weights_path=None, *, xml: bytes | None = None, weights
     graph = reader.graph(root, source)
     graph.name = root.get("name", "")
     if version == 10:
-        # IR v10: a model output's tensor names also include its producer's layer name.
+        # IR v10: a model output's tensor names also include its producer's layer name
+        # ("name.index" for a producer with several outputs), as OpenVINO's v10 reader adds it.
         for r in graph.results:
             src = r.inputs[0]
             names = src.node.outputs[src.port].names
-            if src.node.name not in names:
-                names.append(src.node.name)
+            legacy = src.node.name if len(src.node.outputs) == 1 else f"{src.node.name}.{src.port}"
+            if legacy not in names:
+                names.append(legacy)
     return graph

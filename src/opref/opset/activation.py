@@ -85,6 +85,10 @@ LOG_SOFTMAX_5 = _axis_op("LogSoftmax", 5, log_softmax5_shape, "x - log(sum(exp(x
 
 
 # --- ops with parameter inputs ---------------------------------------------------------------------
+# OpenVINO's CPU plugin compiles HardSigmoid and Selu only when these inputs are constants (as every
+# IR that uses them has them); the shape rules do not need their values.
+CONST_PARAM = "a constant in practice: OpenVINO's CPU plugin needs its value when compiling"
+
 def _scalar_like(op, name, info, sizes=(1,)):
     """A parameter input must hold one element (scalar, or 1-D of one element where `sizes` allows)."""
     s = info.shape
@@ -116,7 +120,8 @@ def hard_sigmoid_shape(data, alpha, beta):
 
 HARD_SIGMOID_1 = OpSchema(
     "HardSigmoid", 1, category=A,
-    inputs=(Port("data", "T"), Port("alpha", "T"), Port("beta", "T")), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T"), Port("alpha", "T", const=True, doc=CONST_PARAM),
+            Port("beta", "T", const=True, doc=CONST_PARAM)), outputs=(Port("output", "T"),),
     type_constraints={"T": FLOAT}, shape=hard_sigmoid_shape,
     doc="max(0, min(1, alpha * x + beta)); alpha and beta are scalars.",
 )
@@ -131,7 +136,8 @@ def selu_shape(data, alpha, lambda_):
 SELU_1 = OpSchema(
     "Selu", 1, category=A,
     # the spec's second parameter is `lambda`, a Python keyword: the port is lambda_
-    inputs=(Port("data", "T"), Port("alpha", "T"), Port("lambda_", "T")), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T"), Port("alpha", "T", const=True, doc=CONST_PARAM),
+            Port("lambda_", "T", const=True, doc=CONST_PARAM)), outputs=(Port("output", "T"),),
     type_constraints={"T": FLOAT}, shape=selu_shape,
     doc="lambda * (x if x > 0 else alpha * (exp(x) - 1)); alpha and lambda hold one element each.",
 )
@@ -143,6 +149,8 @@ def prelu_shape(data, slope):
     if d.rank_is_static and s.rank_is_static:
         if len(s) == 1 and len(d) >= 2 and s[0].compatible(d[1]) and not (s[0].is_static and s[0].lo == 1):
             return d    # per-channel slope
+        if all(x.is_static and x.lo == 1 for x in s):
+            return d    # one slope for every element
         check(len(s) <= len(d), op, f"slope {s} has more dimensions than data {d}")
         for i, (x, y) in enumerate(zip(list(d)[len(d) - len(s):], s)):
             check(y.contains(1) or y.compatible(x), op,

@@ -209,7 +209,7 @@ INTERPOLATE_1 = OpSchema(
                 Attr("antialias", BOOL, False, doc="widen the linear filter when downsampling"),
                 Attr("pads_begin", INTS, (0,), doc="zeros added before each dimension"),
                 Attr("pads_end", INTS, (0,), doc="zeros added after each dimension")),
-    type_constraints={"T": T_IMAGE, "T_SIZE": T_INT},
+    type_constraints={"T": T_IMAGE, "T_SIZE": ("i64", "i32", "u64", "u32")},
     shape=interpolate_1_shape,
     doc="Resizes the `axes` of an image to target_spatial_shape (nearest, linear or cubic).",
 )

@@ -271,8 +271,11 @@ def _known(*infos) -> bool:
 
 
 def _plus(d: Dimension, k: int) -> Dimension:
-    """d + k for an integer k of any sign, clipped at 0 (ov::Interval arithmetic)."""
-    return Dimension(max(d.lo + k, 0), None if d.hi is None else max(d.hi + k, 0))
+    """d + k for an integer k of any sign, as OpenVINO's Pad computes it: the lower bound clipped at
+    0, and an upper bound below 0 read as unknown (so a static 2 - 3 gives ?, not 0)."""
+    if d.hi is not None and d.hi + k < 0:
+        return Dimension()
+    return Dimension(max(d.lo + k, 0), None if d.hi is None else d.hi + k)
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -574,8 +577,7 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
         if v is not None and not negative:
             check(all(p >= 0 for p in v), op, f"{name} must be >= 0 (negative pads need Pad-12), got {list(v)}")
     if not shape.rank_is_static:
-        n = rank_of(pads_begin, pads_end)
-        return PartialShape.dynamic(n)
+        return PartialShape.dynamic()
     r = len(shape)
     for name, info in (("pads_begin", pads_begin), ("pads_end", pads_end)):
         n = rank_of(info)

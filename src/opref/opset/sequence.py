@@ -140,17 +140,25 @@ def _cell_shape(op, gates, x, states, w, r, b, *, hidden_size, activations, clip
     return [PartialShape([batch, hidden])] * len(states)
 
 
+def _lstm_cell_shape(op, x, h, c, w, r, b, hidden_size, activations, clip):
+    out = _cell_shape(op, 4, x, (h, c), w, r, b, hidden_size=hidden_size, activations=activations, clip=clip,
+                      n_activations=3)
+    batch, hidden = out[0]
+    if not hidden.is_static:    # OpenVINO's LSTMCell (unlike the other cells) falls back on the attribute
+        hidden = Dimension(hidden_size, hidden_size)
+    return [PartialShape([batch, hidden])] * 2
+
+
 def lstm_cell_4_shape(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                       activations_alpha, activations_beta, clip):
-    return _cell_shape("LSTMCell-4", 4, X, (initial_hidden_state, initial_cell_state), W, R, B,
-                       hidden_size=hidden_size, activations=activations, clip=clip, n_activations=3)
+    return _lstm_cell_shape("LSTMCell-4", X, initial_hidden_state, initial_cell_state, W, R, B, hidden_size,
+                            activations, clip)
 
 
 def lstm_cell_1_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size,
                       activations, activations_alpha, activations_beta, clip, input_forget, weights_format):
     op = "LSTMCell-1"
-    out = _cell_shape(op, 4, X, (initial_hidden_state, initial_cell_state), W, R, B,
-                      hidden_size=hidden_size, activations=activations, clip=clip, n_activations=3)
+    out = _lstm_cell_shape(op, X, initial_hidden_state, initial_cell_state, W, R, B, hidden_size, activations, clip)
     if P is not None:
         _rank(op, "P", P, 1)
         hidden = out[0][1]

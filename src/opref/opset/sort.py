@@ -95,4 +95,38 @@ TOPK_11 = OpSchema(
     type_constraints={"T": T_TOPK, "T_K": T_K, "T_IND": ("i32", "i64")}, shape=topk_11_shape, doc=_TOPK_DOC)
 
 
-OPS = (TOPK_1, TOPK_3, TOPK_11)
+# --- SearchSorted-15 --------------------------------------------------------------------------------
+def search_sorted_shape(sorted_sequence, values, *, right_mode, output_type):
+    op = "SearchSorted-15"
+    check(output_type in ("i32", "i64"), op, f"attribute 'output_type' must be i32 or i64, got {output_type}")
+    s, v = sorted_sequence.shape, values.shape
+    if not s.rank_is_static or len(s) == 1:      # a 1-D sequence serves values of any shape
+        return TensorInfo(output_type, v)
+    check(len(s) > 0, op, "input 'sorted_sequence' cannot be a scalar")
+    if not v.rank_is_static:
+        return TensorInfo(output_type, PartialShape(list(s)[:-1] + [Dimension()]))
+    check(len(v) == len(s), op, f"a sorted_sequence of rank > 1 needs values of the same rank, got "
+          f"sorted_sequence {s} and values {v}")
+    out = []
+    for i, (a, b) in enumerate(zip(list(v)[:-1], list(s)[:-1])):
+        m = a.merge(b)
+        check(m is not None, op, f"dimension {i} of values {v} and sorted_sequence {s} must be equal "
+              f"(all but the last)")
+        out.append(m)
+    return TensorInfo(output_type, PartialShape(out + [v[-1]]))
+
+
+SEARCH_SORTED_15 = OpSchema(
+    "SearchSorted", 15, category="sort",
+    inputs=(Port("sorted_sequence", "T"), Port("values", "T")),
+    outputs=(Port("output", "T_IND"),),
+    attributes=(Attr("right_mode", BOOL, False, doc="false: the first index where the value fits (left); "
+                     "true: the last (right)"),
+                Attr("output_type", ELEMENT_TYPE, "i64", allowed=("i32", "i64"), doc="element type of the indices")),
+    type_constraints={"T": T_SEARCH, "T_IND": ("i32", "i64")},
+    shape=search_sorted_shape,
+    doc="For each value, the insertion index into the innermost axis of sorted_sequence that keeps it "
+        "sorted (1-D sequences serve values of any shape, others row by row).",
+)
+
+OPS = (TOPK_1, TOPK_3, TOPK_11, SEARCH_SORTED_15)

@@ -31,6 +31,8 @@ class Executor:
             if key not in keep:
                 self.free_after[i].append(key)
         self._bodies: dict[int, Executor] = {}
+        self.peak_live = 0                    # most values held at once in the last run (a check that
+                                              # intermediates are dropped after their last use)
         # Nodes whose inputs are all constant (weight decompression: Const f16 -> Convert) are computed
         # once, on the first run, and kept.
         constant: set[int] = set()
@@ -65,6 +67,7 @@ class Executor:
                 outs = self.step(node, args)
             for k, v in enumerate(outs):
                 values[(id(node), k)] = v
+            self.peak_live = max(self.peak_live, len(values))
             for key in self.free_after[i]:
                 values.pop(key, None)
         return [values[(id(r), 0)] for r in graph.results]

@@ -21,6 +21,10 @@ EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.9, -2.9, 3.0, -3.0, 3.1, -3.1, 6.0, 
 
 F8_CPU = ("the CPU plugin has no f8 kernels for this op; asked with the data widened to f32 (lossless), the result "
           "compared at f8 tolerance")
+CPU_WIDE_INT = ("the CPU plugin computes i32/i64/u32/u64 through f32 or i32 (values beyond 2^24 change); OpenVINO's "
+                "reference evaluate is asked")
+CPU_CLAMP_UNSIGNED = ("the CPU plugin wraps a negative max bound into an unsigned type (max=-3 -> 2^32-3); the spec "
+                      "rounds it (to 0 in range): OpenVINO's reference evaluate is asked")
 F64_CPU = "the CPU plugin computes f64 as f32; compared at f32 tolerance"
 UNARY = ("Relu-1", "Sigmoid-1", "Clamp-1", "Elu-1", "Exp-1", "Gelu-2", "Gelu-7", "HSwish-4", "HSigmoid-5",
          "Mish-4", "SoftPlus-4", "SoftSign-9")
@@ -29,12 +33,17 @@ UNARY = ("Relu-1", "Sigmoid-1", "Clamp-1", "Elu-1", "Exp-1", "Gelu-2", "Gelu-7",
 def _case(op, id, inputs, attrs=None):
     """A value case, marked where the CPU plugin is not a faithful oracle for its element type."""
     et = element_type(inputs[0]).name
-    why, cast, tolerance = None, {}, None
+    why, cast, tolerance, oracle = [], {}, None, "openvino"
     if et in ("f8e4m3", "f8e5m2"):
-        why, cast = F8_CPU, {i: "f32" for i in range(len(inputs))}
+        why, cast = why + [F8_CPU], {i: "f32" for i in range(len(inputs))}
     elif et == "f64":
-        why, tolerance = F64_CPU, "f32"
-    return Case(op, id, tuple(inputs), attrs or {}, openvino=why, oracle_cast=cast, tolerance=tolerance)
+        why, tolerance = why + [F64_CPU], "f32"
+    elif et in ("i32", "i64", "u32", "u64") and np.any(np.abs(inputs[0].astype(np.float64)) > 2**24):
+        why, oracle = why + [CPU_WIDE_INT], "reference"
+    elif op == "Clamp-1" and et in INTS and et.startswith("u") and attrs["max"] < 0:
+        why, oracle = why + [CPU_CLAMP_UNSIGNED], "reference"
+    return Case(op, id, tuple(inputs), attrs or {}, openvino="; ".join(why) or None, oracle_cast=cast,
+                tolerance=tolerance, oracle=oracle)
 
 
 def _shape(rng, max_rank=4):
@@ -189,6 +198,9 @@ def cases():
 SPEC_PRELU = ("OpenVINO's shape inference does not check slope at all; the spec needs it to broadcast per channel "
               "or numpy-style, so opref rejects it")
 
+SPEC_SELU = ("OpenVINO's shape inference accepts an alpha of two elements; the spec says alpha and lambda hold one "
+             "element each, so opref rejects it")
+
 
 def _shape_cases(op):
     rng = rng_for(op, 7)
@@ -240,7 +252,7 @@ def _shape_cases(op):
     if op == "HardSigmoid-1":
         out.append(ShapeCase(op, "alpha_vector", (info(f, "[2,3]"), info(f, "[2]"), info(f, "[]"))))
     if op == "Selu-1":
-        out.append(ShapeCase(op, "alpha_two", (info(f, "[2,3]"), info(f, "[2]"), info(f, "[1]"))))
+        out.append(ShapeCase(op, "alpha_two", (info(f, "[2,3]"), info(f, "[2]"), info(f, "[1]")), openvino=SPEC_SELU))
     return out
 
 

@@ -96,7 +96,8 @@ F64_REF = ("OpenVINO has no f64 reference evaluate for this op; asked with the i
 NAN_GREATER_CPU = ("the CPU plugin's Greater/GreaterEqual return true where an operand is NaN (IEEE and OpenVINO's "
                    "reference: false); the reference evaluate is asked")
 NAN_GREATER = ("Greater-1", "GreaterEqual-1")
-EVALUATE_F32 = ("Greater-1", "GreaterEqual-1", "Less-1", "LessEqual-1", "NotEqual-1")   # no f64 evaluate
+F64_INF_CPU = ("the CPU plugin converts f64 to f32 saturating +-Inf to +-3.4e38; asked with the inputs as f32 "
+               "(lossless: the f64 values of these tables are f32-representable)")
 
 
 def oracle_marks(op, inputs):
@@ -108,9 +109,11 @@ def oracle_marks(op, inputs):
         why, oracle = [INT_CPU], "reference"
     if et.name in ("f8e4m3", "f8e5m2"):
         why, cast = [F8_CPU], {i: "f32" for i in range(len(inputs))}
+    if et.name == "f64" and any(np.isinf(a).any() for a in inputs):
+        why, cast = [F64_INF_CPU], {i: "f32" for i in range(len(inputs))}
     if op in NAN_GREATER and et.is_float and any(np.isnan(a.astype(np.float32)).any() for a in inputs):
         why, oracle = why + [NAN_GREATER_CPU], "reference"
-        if et.name == "f64":
+        if et.name == "f64" and not cast:
             why, cast = why + [F64_REF], {i: "f32" for i in range(len(inputs))}
     return why, oracle, cast
 

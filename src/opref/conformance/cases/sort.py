@@ -9,7 +9,7 @@ import numpy as np
 
 from ...shapes import PartialShape
 from ...types import element_type, element_type_of
-from ...opset.sort import T_K, T_K_1, T_TOPK
+from ...opset.sort import T_K, T_K_1, T_SEARCH, T_TOPK
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen, rng_for
 
@@ -178,9 +178,67 @@ def _topk_shape_cases(op):
     return out
 
 
+# --- SearchSorted-15 --------------------------------------------------------------------------------
+SS = "SearchSorted-15"
+
+
+def _search_sorted():
+    rng = rng_for(SS)
+    types = itertools.cycle(T_SEARCH)
+    out = []
+    for i in range(N):
+        et = next(types)
+        t = element_type(et)
+        n = int(rng.integers(1, 8))
+        if i % 3 == 0:                                   # a 1-D sequence, values of any shape
+            seq_shape = [n]
+            val_shape = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(0, 4)))]
+        else:                                            # row by row: equal leading dims
+            batch = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(1, 3)))]
+            seq_shape, val_shape = batch + [n], batch + [int(rng.integers(1, 5))]
+        lo, hi = (-8, 8) if i % 2 else (-100, 100)       # narrow ranges: many ties with the sequence
+        seq = np.sort(np.asarray(array(rng, et, seq_shape, lo, hi)).astype(np.float64), axis=-1).astype(t.dtype)
+        vals = np.asarray(array(rng, et, val_shape, lo - 2, hi + 2))
+        if i % 4 == 1 and vals.size:                     # probe the sequence's own values exactly
+            vals = vals.copy()
+            flat = seq.reshape(-1)
+            pick = rng.random(vals.shape) < 0.5
+            vals[pick] = flat[rng.integers(0, flat.size, int(pick.sum()))]
+        if i % 9 == 4 and t.is_float and vals.size:
+            vals = vals.copy()
+            vals.reshape(-1)[0] = np.float32(np.inf).astype(t.dtype) if et != "f8e4m3" else t.dtype.type(448)
+        attrs = {"right_mode": bool(i % 2), "output_type": ("i64", "i32")[(i // 2) % 2]}
+        out.append(Case(SS, f"{i}_{et}_{_tag(seq_shape)}_{_tag(val_shape)}_{'right' if i % 2 else 'left'}",
+                        (seq, vals), attrs))
+    f = lambda *s: np.zeros(s, np.float32)
+    out += [Case(SS, "err_scalar", (np.float32(1), f(2)), error="cannot be a scalar"),
+            Case(SS, "err_rank", (f(2, 3), f(3)), error="needs values of the same rank"),
+            Case(SS, "err_batch", (f(2, 3), f(3, 3)), error="dimension 0 of values"),
+            Case(SS, "err_types", (f(3), np.zeros(2, np.float16)), error="must match"),
+            Case(SS, "err_output_type", (f(3), f(2)), {"output_type": "u8"}, error="'output_type'")]
+    return out
+
+
+def _search_sorted_shapes():
+    rng = rng_for(SS, 2)
+    out = []
+    for i, c in enumerate(c for c in _search_sorted() if c.error is None):
+        s, v = c.inputs
+        ss = loosen(rng, s.shape) if rng.random() < 0.85 else PartialShape.dynamic()
+        vs = loosen(rng, v.shape) if rng.random() < 0.85 else PartialShape.dynamic()
+        out.append(ShapeCase(SS, f"{i}_{ss}_{vs}_{c.id}", (info(element_type_of(s), ss), info(element_type_of(v), vs)),
+                             c.attrs))
+    f = lambda s: info("f32", s)
+    for j, (s, v) in enumerate([("[?,5]", "[...]"), ("[...]", "[2,3]"), ("[2..4,5]", "[3..6,2]"), ("[2,5]", "[4,2]"),
+                                ("[?,?,5]", "[3,?,1..2]"), ("[5]", "[]"), ("[2,5]", "[]"), ("[]", "[2]"),
+                                ("[1..2,5]", "[3..4,5]"), ("[2,3,5]", "[2,3]")]):
+        out.append(ShapeCase(SS, f"corner_{j}_{s}_{v}", (f(s), f(v)), {"right_mode": bool(j % 2)}))
+    return out
+
+
 def cases():
-    return [c for op in TOPK_VERSIONS for c in _topk(op)]
+    return [c for op in TOPK_VERSIONS for c in _topk(op)] + _search_sorted()
 
 
 def shape_cases():
-    return [c for op in TOPK_VERSIONS for c in _topk_shape_cases(op)]
+    return [c for op in TOPK_VERSIONS for c in _topk_shape_cases(op)] + _search_sorted_shapes()

@@ -113,6 +113,8 @@ def prelu(data, slope):
         w, s = _wide(data), _wide(slope)
         if s.ndim == 1 and data.ndim >= 2 and s.shape[0] == data.shape[1] and s.shape[0] != 1:
             s = s.reshape((-1,) + (1,) * (data.ndim - 2))
+        elif s.size == 1:
+            s = s.reshape(())
         return np.where(w < 0, w * s, w).astype(data.dtype)
 
 

@@ -49,8 +49,23 @@ def topk_11(data, k, *, axis, mode, sort, stable, index_element_type):
     return _topk(data, k, axis=axis, mode=mode, sort=sort, index_element_type=index_element_type)
 
 
+def search_sorted(sorted_sequence, values, *, right_mode, output_type):
+    side = "right" if right_mode else "left"
+    dtype = element_type(output_type).dtype
+    if element_type(values).is_float and element_type(values).bits < 32:   # compare exactly, in f32
+        sorted_sequence, values = sorted_sequence.astype(np.float32), values.astype(np.float32)
+    if sorted_sequence.ndim == 1:
+        return np.searchsorted(sorted_sequence, values, side=side).astype(dtype)
+    # row by row: the index is the count of sequence elements below the value (<= for right_mode),
+    # which is what a binary search finds in a sorted row
+    seq, v = sorted_sequence[..., None, :], values[..., :, None]
+    below = (seq <= v) if right_mode else (seq < v)
+    return below.sum(axis=-1).astype(dtype)
+
+
 KERNELS = {
     "TopK-1": topk_1,
     "TopK-3": topk_3,
     "TopK-11": topk_11,
+    "SearchSorted-15": search_sorted,
 }
