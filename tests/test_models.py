@@ -93,10 +93,11 @@ def test_weights_are_memory_mapped():
     assert consts and all(_is_file_view(v) for v in consts)
 
 
-# Shape sub-graphs whose values OpenVINO bounds through ShapeOf (e.g. the zero initial state of a
-# converted ONNX LSTM: Broadcast(0, Concat(Gather(ShapeOf(x)), ...))) are not bounded by opref yet: such
-# layers come out less precise ([?,?,?] where OpenVINO has [2..3,2,8]), so these models compare outputs only.
+# lstm: the zero initial state of a converted ONNX LSTM is Broadcast(0, Concat(Gather(ShapeOf(x)), ...)),
+# whose shape OpenVINO bounds through the values ([2..3,2,8]); so does opref (runtime/infer.py).
 @pytest.mark.parametrize("name,shapes", [
+    ("lstm", {"x": "?,2..3,5"}),
+    ("transformer_block", {"x": "1..8,?,32"}),
     ("resnet50", {"gpu_0/data_0": "?,3,224,224"}),
     ("squeezenet", {"data_0": "1..4,3,224..320,?"}),
     ("inception_v2", {"data_0": "?,3,224,224"}),

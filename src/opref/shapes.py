@@ -262,15 +262,19 @@ def _parse_shape(text: str):
 @dataclass(frozen=True)
 class TensorInfo:
     """Element type and partial shape of a tensor; `value` is its content when known (constants,
-    shape-giving inputs), used by shape rules that depend on values."""
+    shape-giving inputs), used by shape rules that depend on values. `bounds` (lower, upper arrays) is
+    what whole-graph inference knows of an integer value that is not known exactly (a shape
+    sub-graph over dynamic dims, as OpenVINO's bound evaluation gives it)."""
     element_type: str
     shape: PartialShape
     value: np.ndarray | None = field(default=None, compare=False, repr=False)
+    bounds: tuple | None = field(default=None, compare=False, repr=False)
 
-    def __init__(self, element_type, shape, value=None):
+    def __init__(self, element_type, shape, value=None, bounds=None):
         object.__setattr__(self, "element_type", element_type_name(element_type))
         object.__setattr__(self, "shape", shape if isinstance(shape, PartialShape) else PartialShape(shape))
         object.__setattr__(self, "value", value)
+        object.__setattr__(self, "bounds", bounds)
 
     @classmethod
     def of_array(cls, array) -> "TensorInfo":

@@ -9,7 +9,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import ModelError, OprefError
-from ..shapes import PartialShape, TensorInfo
+from ..shapes import Dimension, PartialShape, TensorInfo
 from .graph import Graph, Node, parameter_info
 
 FOLD_LIMIT = 1 << 12     # outputs up to this many elements are computed during inference when all
@@ -34,13 +34,120 @@ def infer_node(node: Node, inputs: list[TensorInfo | None]) -> list[TensorInfo]:
         return [parameter_info(node)]
     if node.bodies:
         return subgraph.infer(node, inputs, infer_graph)
-    outs = node.schema.infer(inputs, node.attrs)
+    outs = _infer_with_bounds(node, inputs)
     known = all(i is None or i.value is not None for i in inputs) and any(i is not None for i in inputs)
-    if known and all(o.value is None for o in outs) and all(o.shape.is_static for o in outs) and \
-            sum(int(np.prod(o.shape.to_shape(), dtype=object)) for o in outs) <= FOLD_LIMIT:
+    if known and all(o.value is None for o in outs) and _small(outs):
         values = execute(node.schema, [None if i is None else np.asarray(i.value) for i in inputs], node.attrs)
-        outs = [TensorInfo(o.element_type, o.shape, v) for o, v in zip(outs, values)]
+        return [TensorInfo(o.element_type, o.shape, v) for o, v in zip(outs, values)]
+    if not known and all(o.value is None for o in outs):
+        return _propagate_bounds(node, inputs, outs)
     return outs
+
+
+def _small(outs) -> bool:
+    return all(o.shape.is_static for o in outs) and \
+        sum(int(np.prod(o.shape.to_shape(), dtype=object)) for o in outs) <= FOLD_LIMIT
+
+
+# --- value bounds ------------------------------------------------------------------------------------
+# Like OpenVINO's evaluate_lower/evaluate_upper: ShapeOf gives the bounds of its input's dims; ops that
+# only move values (movement, shape, Convert) map lower to lower and upper to upper; elementwise
+# arithmetic takes the extremes over the bounds of its inputs. A shape rule that needs a value known
+# only by its bounds is evaluated at both, and the two shapes give each dim's interval.
+INF = 1 << 40                 # an upper bound at or beyond this is unbounded
+_INTERVAL_OPS = ("Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "FloorMod", "Mod", "Floor")
+
+
+def _bounds_of(info: TensorInfo | None):
+    if info is None:
+        return None
+    if info.value is not None:
+        v = np.asarray(info.value)
+        return v, v
+    return info.bounds
+
+
+def _propagate_bounds(node: Node, inputs, outs):
+    from .ops import execute
+    if any(o.element_type not in ("i32", "i64", "u32", "u64", "i16", "u16", "i8", "u8") for o in outs) or not _small(outs):
+        return outs
+    s = node.schema
+    if s.name == "ShapeOf":
+        shape = inputs[0].shape
+        if not shape.rank_is_static:
+            return outs
+        lo = np.array([d.lo for d in shape], np.int64)
+        hi = np.array([INF if d.hi is None else d.hi for d in shape], np.int64)
+        return [TensorInfo(outs[0].element_type, outs[0].shape, bounds=(lo, hi))]
+    ins = [_bounds_of(i) for i in inputs]
+    if any(i is not None and b is None for i, b in zip(inputs, ins)):
+        return outs
+    try:
+        if s.category in ("movement", "shape") or s.name == "Convert":
+            lo = execute(s, [None if b is None else _as(b[0], i) for b, i in zip(ins, inputs)], node.attrs)
+            hi = execute(s, [None if b is None else _as(b[1], i) for b, i in zip(ins, inputs)], node.attrs)
+        elif s.name in _INTERVAL_OPS and len(inputs) <= 2:
+            combos = [execute(s, [_as(b[j >> k & 1], i) for k, (b, i) in enumerate(zip(ins, inputs))], node.attrs)[0]
+                      .astype(np.int64) for j in range(1 << len(inputs))]
+            lo, hi = [np.min(combos, axis=0)], [np.max(combos, axis=0)]
+        else:
+            return outs
+    except (OprefError, ValueError, TypeError, IndexError, OverflowError, FloatingPointError):
+        return outs
+    result = []
+    for o, l, h in zip(outs, lo, hi):
+        l, h = np.asarray(l, np.int64), np.asarray(h, np.int64)
+        h = np.where((h < l) | (h >= INF), INF, h)
+        result.append(TensorInfo(o.element_type, o.shape, bounds=(l, h)))
+    return result
+
+
+def _as(a, info: TensorInfo):
+    from ..types import element_type
+    dtype = element_type(info.element_type).dtype
+    a = np.asarray(a)
+    if a.dtype != dtype:
+        info_max = np.iinfo(dtype).max if dtype.kind in "iu" else None
+        a = np.minimum(a, info_max).astype(dtype) if info_max is not None else a.astype(dtype)
+    return a
+
+
+def _infer_with_bounds(node: Node, inputs):
+    """The shape rule; where a shape-giving input is known only by its bounds, the rule is also run at
+    the lower and the upper bound and each output dim becomes the interval between the two."""
+    s = node.schema
+    outs = s.infer(inputs, node.attrs)
+    ports = s.ports_for(len(inputs))
+    bounded = [k for k, (p, i) in enumerate(zip(ports, inputs))
+               if p.const and i is not None and i.value is None and i.bounds is not None]
+    if not bounded:
+        return outs
+    try:
+        at = []
+        for side in (0, 1):
+            ins = list(inputs)
+            for k in bounded:
+                i = inputs[k]
+                ins[k] = TensorInfo(i.element_type, i.shape, _as(i.bounds[side], i))
+            at.append(s.infer(ins, node.attrs))
+    except (OprefError, ValueError, TypeError, OverflowError):
+        return outs
+    result = []
+    for o, a, b in zip(outs, *at):
+        if not (a.shape.rank_is_static and b.shape.rank_is_static and len(a.shape) == len(b.shape)) or \
+                (o.shape.rank_is_static and len(o.shape) != len(a.shape)):
+            result.append(o)
+            continue
+        dims = []
+        for k, (x, y) in enumerate(zip(a.shape, b.shape)):
+            lo = min(x.lo, y.lo)
+            hi = None if x.hi is None or y.hi is None or max(x.hi, y.hi) >= INF else max(x.hi, y.hi)
+            d = Dimension(lo, hi)
+            if o.shape.rank_is_static:
+                d = o.shape[k].merge(d) or o.shape[k]
+            dims.append(d)
+        result.append(TensorInfo(o.element_type, PartialShape(dims)))
+    return result
 
 
 def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None) -> Infos:

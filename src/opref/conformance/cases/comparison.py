@@ -182,7 +182,7 @@ def binary_errors(op, et="f32", other="i32"):
         Case(op, "err_mode", (np.zeros((3,), z), np.zeros((3,), z)), {"auto_broadcast": "explicit"},
              error="'auto_broadcast'"),
         Case(op, "err_types", (np.zeros((3,), z), np.zeros((3,), element_type(other).dtype)),
-             error="they must match"),
+             error="has element type"),
     ]
 
 

@@ -164,8 +164,9 @@ def _v4_cases(op):
     return out
 
 
-V1_AXES = ("Interpolate-1 resizes batch and channels together only on 2-D images (and for linear_onnx): OpenVINO "
-           "has no reference evaluate for Interpolate-1, and its CPU plugin refuses or miscomputes the others")
+V1_AXES = ("Interpolate-1 cases resize only spatial axes (>= 2) of 4-D and 5-D images, not batch and channels "
+           "together on 3-D images, and use linear below rank 5: OpenVINO has no reference evaluate for "
+           "Interpolate-1, and its CPU plugin refuses or miscomputes the others")
 
 
 def _v1_cases():
@@ -178,11 +179,12 @@ def _v1_cases():
         mode, et = next(modes), next(types)
         if element_type(et).is_integral and mode != "nearest":
             mode = "nearest"                           # see INT_MODES
-        rank = int(rng.choice([4, 3, 5, 2] if mode != "linear_onnx" else [4, 2, 3]))
+        rank = int(rng.choice([4, 3, 5, 2] if mode not in ("linear_onnx", "linear") else [4, 2, 3]))
         if mode == "linear_onnx":
             axes = list(range(rank)) if rank <= 3 else [2, 3]
-        elif rank >= 4 and rng.random() < 0.6:
-            axes = list(range(2, rank))
+        elif rank >= 4:                                  # see V1_AXES
+            axes = list(range(2, rank)) if rng.random() < 0.6 else \
+                sorted(rng.choice(range(2, rank), int(rng.integers(1, rank - 1)), replace=False).tolist())
         else:
             axes = sorted(rng.choice(rank, int(rng.integers(1, min(rank, 3) + 1)), replace=False).tolist())
         if rank >= 3 and {0, 1} <= set(axes) and mode != "linear_onnx":

@@ -262,8 +262,12 @@ def _gather_degenerate(inputs, attrs):
     return b >= 1 and int(np.prod(data.shape[:ax])) == 1
 
 
-PAD_EMPTY_CPU = ("the CPU plugin fills the padding of an empty input with 0 instead of pad_value; OpenVINO's "
-                 "reference evaluate is asked")
+PAD_VALUE_CPU = ("the CPU plugin pads with 0 when pad_value is not a Constant (and always for an empty input); "
+                 "OpenVINO's reference evaluate is asked")
+
+
+SUB_BYTE_WIDE = {"u4": "u8", "i4": "i8"}   # (u1 and nf4 arrays hold u8 / u4 dtypes: they read as u8 / u4)
+SUB_BYTE_REF = "OpenVINO's reference evaluate mispacks 4-bit types: asked with the values widened to 8 bits"
 
 
 def _mcase(op, id, inputs, attrs=None):
@@ -277,8 +281,11 @@ def _mcase(op, id, inputs, attrs=None):
         why, cast, oracle = why + [GATHER_BATCH_CPU], {0: "codes", 1: "i64"}, "reference"
     elif op.startswith("Gather-") and inputs[1].size == 0:
         why, cast, oracle = why + [GATHER_EMPTY_CPU], {0: "codes", 1: "i64"}, "reference"
-    elif op.startswith("Pad-") and inputs[0].size == 0 and len(inputs) == 4:
-        why, oracle = why + [PAD_EMPTY_CPU], "reference"
+    elif op.startswith("Pad-") and len(inputs) == 4:
+        why, oracle = why + [PAD_VALUE_CPU], "reference"
+        wide = SUB_BYTE_WIDE.get(element_type_of(inputs[0]))
+        if wide:
+            why, cast = why + [SUB_BYTE_REF], {0: wide, 3: wide}
     elif op == "Gather-8" and _gather_out_of_range(inputs):
         why, cast, oracle = why + [GATHER_RANGE_CPU], {0: "codes", 1: "i64"}, "reference"
     return Case(op, id, tuple(inputs), attrs or {}, openvino="; ".join(why) or None, oracle_cast=cast, oracle=oracle)
