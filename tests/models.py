@@ -150,7 +150,30 @@ def tensor_iterator_model(reverse=False) -> ov.Model:
 
 # --- the catalogue -------------------------------------------------------------------------------------
 def _light(name):
-    return lambda: ov.convert_model(str(LIGHT / f"light_{name}.onnx"))
+    """A light model of the onnx package: the real architecture, but its generated weights make every
+    channel equal, so its logits tie and the softmax output is decided by f32 rounding noise. The
+    weights are therefore redrawn (He-scaled normal, small biases), keeping every op and shape."""
+    def convert():
+        model = ov.convert_model(str(LIGHT / f"light_{name}.onnx"))
+        rng = np.random.default_rng(sum(map(ord, name)))
+        ops = _ops()
+        for node in model.get_ordered_ops():
+            if node.get_type_name() != "Constant" or node.get_output_element_type(0) != ov.Type.f32:
+                continue
+            shape = list(node.get_output_shape(0))
+            if int(np.prod(shape)) <= 1:
+                continue
+            if len(shape) >= 2 and any(t.get_node().get_type_name() in ("Convolution", "GroupConvolution", "MatMul")
+                                       for t in node.output(0).get_target_inputs()):
+                fan_in = int(np.prod(shape[1:])) if len(shape) > 2 else shape[0]
+                value = rng.standard_normal(shape) * np.sqrt(2.0 / max(fan_in, 1))
+            else:
+                value = 0.1 * rng.standard_normal(shape)
+            new = ops.constant(value.astype(np.float32))
+            new.set_friendly_name(node.get_friendly_name())
+            node.output(0).replace(new.output(0))
+        return model
+    return convert
 
 
 def _onnx(make):

@@ -44,7 +44,7 @@ def mismatch(expected: np.ndarray, actual: np.ndarray, *, exact: bool, scale: fl
     same = (e == a) | (np.isnan(e) & np.isnan(a))
     err = np.where(same, 0.0, np.abs(e - a))
     limit = atol * scale + rtol * np.abs(e)
-    bad = err > limit
+    bad = (err > limit) | (np.isnan(e) != np.isnan(a))    # NaN on one side only is a mismatch
     if not bad.any():
         return None
     i = np.unravel_index(np.argmax(np.where(bad, err, -1)), err.shape)

@@ -229,7 +229,7 @@ class _Reader:
                 raise ModelError(f"{layer.where()}: unknown attribute {k!r} = {text!r}; "
                                  f"{schema.versioned_name} has {', '.join(x.name for x in schema.attributes) or 'none'}") from None
             try:
-                attrs[k] = a.type.parse(text)
+                attrs[k] = _spelled(a, a.type.parse(text))
             except (OprefError, ValueError, TypeError) as e:
                 raise ModelError(f"{layer.where()}: attribute {k!r} = {text!r} is not a valid {a.type} ({e})") from None
         try:
@@ -373,6 +373,16 @@ class _Reader:
         ins.sort(key=lambda m: m.external)
         outs.sort(key=lambda m: m.external)
         return PortMap(tuple(ins), tuple(outs), tuple(back))
+
+
+def _spelled(attr, value):
+    """Enum values are matched without regard to case, as OpenVINO's reader does (MVN-6 is written with
+    eps_mode="INSIDE_SQRT"); the schema's own spelling is kept."""
+    if attr.allowed and isinstance(value, str) and value not in attr.allowed:
+        for v in attr.allowed:
+            if isinstance(v, str) and v.lower() == value.lower():
+                return v
+    return value
 
 
 def _port_id(layer: _Layer, index: int) -> int:

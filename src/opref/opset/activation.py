@@ -52,10 +52,10 @@ CLAMP_1 = OpSchema(
 def _axis_shape(op, data, axis, negative):
     shape = data.shape
     if shape.rank_is_static:
-        r = len(shape)
+        r = max(len(shape), 1)      # a scalar has one axis here: 0 (or -1), as OpenVINO normalises it
         lo = -r if negative else 0
         check(lo <= axis <= r - 1, op, f"attribute 'axis' = {axis} is out of range [{lo}, {r - 1}] for input "
-              f"of rank {r}")
+              f"of rank {len(shape)}")
     return shape
 
 
@@ -85,7 +85,7 @@ LOG_SOFTMAX_5 = _axis_op("LogSoftmax", 5, log_softmax5_shape, "x - log(sum(exp(x
 
 
 # --- ops with parameter inputs ---------------------------------------------------------------------
-# OpenVINO's CPU plugin compiles HardSigmoid and Selu only when these inputs are constants (as every
+# OpenVINO's CPU plugin compiles Swish, HardSigmoid and Selu only when these inputs are constants (as every
 # IR that uses them has them); the shape rules do not need their values.
 CONST_PARAM = "a constant in practice: OpenVINO's CPU plugin needs its value when compiling"
 
@@ -106,7 +106,8 @@ def swish_shape(data, beta=None):
 
 SWISH_4 = OpSchema(
     "Swish", 4, category=A,
-    inputs=(Port("data", "T"), Port("beta", "T", optional=True)), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T"), Port("beta", "T", optional=True, const=True, doc=CONST_PARAM)),
+    outputs=(Port("output", "T"),),
     type_constraints={"T": FLOAT}, shape=swish_shape,
     doc="x * sigmoid(beta * x); beta (a scalar) is 1 when absent.",
 )

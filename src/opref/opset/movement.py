@@ -315,7 +315,18 @@ def sliced_length(n: int | None, start: int, stop: int, step: int) -> int | None
 
 def sliced_dim(d: Dimension, start: int, stop: int, step: int) -> Dimension:
     lo, hi = sliced_length(d.lo, start, stop, step), sliced_length(d.hi, start, stop, step)
-    return Dimension(lo or 0, hi) if hi is None or hi >= (lo or 0) else Dimension(hi, lo)
+    hi = None if hi == INT64_MAX else hi          # OpenVINO's infinity
+    lo = lo or 0
+    return Dimension(lo, hi) if hi is None or hi >= lo else Dimension()   # (OpenVINO: an inverted interval is ?)
+
+
+def slice_bounds(info) -> tuple[int, ...] | None:
+    """Known start/stop/begin/end values, with the i32 extremes read as int64 ones (as OpenVINO
+    does: INT_MAX of an i32 stop means "to the end" even of an unbounded axis)."""
+    v = ints_of(info)
+    if v is None or info.element_type != "i32":
+        return v
+    return tuple(INT64_MAX if x == 2**31 - 1 else INT64_MIN if x == -2**31 else x for x in v)
 
 
 # --- Concat-1 --------------------------------------------------------------------------------------------
@@ -635,8 +646,9 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
     if explicit:
         check(axes_mapping is not None, op, "mode 'explicit' needs the axes_mapping input")
         check_1d(op, "axes_mapping", axes_mapping)
-    else:
-        check(axes_mapping is None, op, f"axes_mapping is only for mode 'explicit', got mode {mode!r}")
+    else:   # OpenVINO writes Broadcast-1 with a scalar u8 axes_mapping 0 in every mode (it is ignored)
+        check(axes_mapping is None or op == "Broadcast-1", op,
+              f"axes_mapping is only for mode 'explicit', got mode {mode!r}")
     target = ints_of(target_shape)
     shape = data.shape
     n = rank_of(target_shape)
@@ -776,12 +788,15 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
     for name, info in (("begin", begin), ("end", end), ("stride", stride)):
         if info is not None:
             check_1d(op, name, info)
+    # without a stride input, OpenVINO makes default strides of begin's length: it must be 1-D
+    check(stride is not None or begin.shape.rank_is_static, op, "input 'begin' must be 1-D when there is no stride "
+          f"input (the default strides take its length), got shape {begin.shape}")
     check(sum(1 for v in ellipsis_mask if v) <= 1, op, f"ellipsis_mask {list(ellipsis_mask)} sets more than one axis")
     shape = data.shape
     if not shape.rank_is_static:
         return PartialShape.dynamic()
     rank = len(shape)
-    b, e = ints_of(begin), ints_of(end)
+    b, e = slice_bounds(begin), slice_bounds(end)
     s = ints_of(stride) if stride is not None else (None if b is None else (1,) * len(b))
     lens = [None if i is None or not i.shape.rank_is_static or not i.shape[0].is_static else i.shape[0].lo
             for i in (begin, end)]
@@ -821,12 +836,14 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
         else:
             check(k < rank, op, f"begin/end address more axes than data {shape} has")
             d = shape[k]
-            if b is not None and e is not None and s is not None:
+            if (b is not None or bm[i]) and (e is not None or em[i]) and s is not None:
                 top = INT64_MAX if d.hi is None else d.hi
                 step = s[i]
                 start = (top if step < 0 else 0) if bm[i] else b[i]
                 stop = (-1 - top if step < 0 else top) if em[i] else e[i]
                 out.append(sliced_dim(d, start, stop, step))
+            elif s is not None:     # known stride: at most every |stride|-th element
+                out.append(Dimension(0, None if d.hi is None else -(-d.hi // abs(s[i]))))
             else:
                 out.append(Dimension(0, d.hi))
             k += 1
@@ -878,14 +895,15 @@ def slice_shape(data, start, stop, step, axes=None):
     if not shape.rank_is_static:
         return PartialShape.dynamic()
     rank = len(shape)
-    b, e, s = ints_of(start), ints_of(stop), ints_of(step)
+    b, e, s = slice_bounds(start), slice_bounds(stop), ints_of(step)
     if axes is not None:
         ax = ints_of(axes)
         if ax is not None:
             ax = [normalize_axis(op, "axes value", a, rank) for a in ax]
             check(len(set(ax)) == len(ax), op, f"axes values must be unique, got {list(ints_of(axes))}")
-    else:
-        ax = None if b is None else list(range(len(b)))
+    else:   # default axes 0, 1, ...: as many as start/stop/step have elements, when that is known
+        n = len(b) if b is not None else rank_of(start, stop, step)
+        ax = None if n is None else list(range(n))
     if ax is None:
         return PartialShape([Dimension(0, d.hi) for d in shape])
     if s is not None:
@@ -913,6 +931,188 @@ SLICE_8 = OpSchema(
 )
 
 
+
+# --- GatherElements-6 --------------------------------------------------------------------------------------
+def gather_elements_shape(data, indices, *, axis):
+    op = "GatherElements-6"
+    ds, is_ = data.shape, indices.shape
+    if ds.rank_is_static:
+        check(len(ds) >= 1, op, f"data must have rank >= 1, got {ds}")
+        ax = normalize_axis(op, "axis", axis, len(ds))
+    check(not is_.rank_is_static or len(is_) >= 1, op, f"indices must have rank >= 1, got {is_}")
+    if not ds.rank_is_static:
+        return PartialShape.dynamic() if not is_.rank_is_static else is_
+    if not is_.rank_is_static:
+        return PartialShape([Dimension() if i == ax else d for i, d in enumerate(ds)])
+    check(len(ds) == len(is_), op, f"data {ds} and indices {is_} must have the same rank")
+    out = []
+    for i, (d, k) in enumerate(zip(ds, is_)):
+        m = k if i == ax else d.merge(k)
+        check(m is not None, op, f"data {ds} and indices {is_} must be equal except on axis {axis} (dimension {i})")
+        out.append(m)
+    return PartialShape(out)
+
+
+GATHER_ELEMENTS_6 = OpSchema(
+    "GatherElements", 6, category="movement",
+    inputs=(Port("data", "T"), Port("indices", "T_IND")),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("axis", INT, doc="the axis indices address; negative counts from the end"),),
+    type_constraints={"T": ALL, "T_IND": IDX},
+    shape=gather_elements_shape,
+    doc="output[i, j, k] = data[i, indices[i, j, k], k] (for axis 1): one element per index.",
+)
+
+
+# --- GatherND-5 / GatherND-8 -------------------------------------------------------------------------------
+def _gather_nd(op, data, indices, batch_dims, fuse):
+    ds, is_ = data.shape, indices.shape
+    b = batch_dims
+    check(b >= 0, op, f"batch_dims must be >= 0, got {b}")
+    if ds.rank_is_static:
+        check(len(ds) > 0, op, "data rank must be at least 1")
+        check(len(ds) > b, op, f"batch_dims ({b}) must be below the rank of data ({len(ds)})")
+    if is_.rank_is_static:
+        check(len(is_) > 0, op, "indices rank must be at least 1")
+        check(len(is_) > b, op, f"batch_dims ({b}) must be below the rank of indices ({len(is_)})")
+    if not (ds.rank_is_static and is_.rank_is_static and is_[len(is_) - 1].is_static):
+        return PartialShape.dynamic()
+    k = is_[len(is_) - 1].lo
+    check(k + b <= len(ds), op, f"index tuples of length {k} address more than the {len(ds) - b} non-batch axes of "
+          f"data {ds}")
+    batch = []
+    for i in range(b):
+        m = ds[i].merge(is_[i])
+        check(m is not None, op, f"batch dimensions of data {ds} and indices {is_} must be the same")
+        batch.append(m)
+    rest = list(is_[b:len(is_) - 1]) + list(ds[b + k:])
+    if fuse and b > 1:
+        prod = Dimension(1, 1)
+        for d in batch:
+            prod = prod * d
+        batch = [prod]
+    return PartialShape(batch + rest)
+
+
+def gather_nd_5_shape(data, indices, *, batch_dims):
+    return _gather_nd("GatherND-5", data, indices, batch_dims, True)
+
+
+def gather_nd_8_shape(data, indices, *, batch_dims):
+    return _gather_nd("GatherND-8", data, indices, batch_dims, False)
+
+
+def _gather_nd_schema(version, shape, doc):
+    return OpSchema(
+        "GatherND", version, category="movement",
+        inputs=(Port("data", "T"), Port("indices", "T_IND")),
+        outputs=(Port("output", "T"),),
+        attributes=(Attr("batch_dims", INT, 0, doc="leading dimensions of data and indices that are batches"),),
+        type_constraints={"T": ALL, "T_IND": IDX}, shape=shape, doc=doc)
+
+
+GATHER_ND_5 = _gather_nd_schema(5, gather_nd_5_shape, "Gathers slices of data at index tuples (the last axis of "
+                                "indices); batch dimensions are fused into one output dimension.")
+GATHER_ND_8 = _gather_nd_schema(8, gather_nd_8_shape, "GatherND whose output keeps the batch dimensions apart.")
+
+
+# --- ScatterUpdate-3 / ScatterNDUpdate-3 / ScatterNDUpdate-15 -----------------------------------------------
+def _check_updates(op, expected, updates):
+    """updates must have the expected (partial) shape, given as a list of dims (None: unknown rank)."""
+    us = updates.shape
+    if expected is None or not us.rank_is_static:
+        return
+    check(len(us) == len(expected), op, f"updates must have rank {len(expected)} ({PartialShape(expected)}), "
+          f"got {us}")
+    for i, (u, e) in enumerate(zip(us, expected)):
+        check(u.compatible(e), op, f"updates dimension {i} is {u}, expected {e} (updates shape {PartialShape(expected)})")
+
+
+def scatter_update_shape(data, indices, updates, axis):
+    op = "ScatterUpdate-3"
+    _scalar_like(op, "axis", axis)
+    ds, is_ = data.shape, indices.shape
+    a = ints_of(axis)
+    if ds.rank_is_static and a is not None:
+        ax = normalize_axis(op, "axis", a[0], len(ds))
+        if is_.rank_is_static:
+            _check_updates(op, list(ds[:ax]) + list(is_) + list(ds[ax + 1:]), updates)
+    elif ds.rank_is_static and is_.rank_is_static and updates.shape.rank_is_static:
+        check(len(updates.shape) == len(ds) + len(is_) - 1, op, f"updates must have rank {len(ds) + len(is_) - 1} "
+              f"(data rank + indices rank - 1), got {updates.shape}")
+    value = None
+    if a is not None and _known(data, indices, updates):
+        x = np.array(data.value)
+        ax = a[0] + x.ndim if a[0] < 0 else a[0]
+        idx = np.asarray(indices.value).astype(np.int64).reshape(-1)
+        u = np.asarray(updates.value).reshape(x.shape[:ax] + (idx.size,) + x.shape[ax + 1:])
+        np.moveaxis(x, ax, 0)[np.where(idx < 0, idx + x.shape[ax], idx)] = np.moveaxis(u, ax, 0)
+        value = x
+    return _valued(data, ds, value)
+
+
+SCATTER_UPDATE_3 = OpSchema(
+    "ScatterUpdate", 3, category="movement",
+    inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T"), Port("axis", "T_AXIS", const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
+    shape=scatter_update_shape,
+    doc="A copy of data whose slices along axis at indices are replaced by updates.",
+)
+
+SCATTER_REDUCTIONS = ("none", "sum", "sub", "prod", "min", "max")
+NOT_REDUCIBLE = ("string", "u1", "nf4", "u4", "i4")
+
+
+def _scatter_nd(op, data, indices, updates, reduction):
+    ds, is_ = data.shape, indices.shape
+    if reduction != "none":
+        check(data.element_type not in NOT_REDUCIBLE, op, f"reduction {reduction!r} needs numeric data of at least "
+              f"a byte, got {data.element_type}")
+    if ds.rank_is_static:
+        check(len(ds) >= 1, op, f"data must have rank >= 1, got {ds}")
+    if is_.rank_is_static:
+        check(len(is_) >= 1, op, f"indices must have rank >= 1, got {is_}")
+    if ds.rank_is_static and is_.rank_is_static and is_[len(is_) - 1].is_static:
+        k = is_[len(is_) - 1].lo
+        check(k <= len(ds), op, f"index tuples of length {k} address more than the {len(ds)} axes of data {ds}")
+        _check_updates(op, list(is_[:len(is_) - 1]) + list(ds[k:]), updates)
+    value = None
+    if reduction == "none" and _known(data, indices, updates):
+        x = np.array(data.value)
+        k = np.shape(indices.value)[-1]
+        idx = np.asarray(indices.value).astype(np.int64).reshape(-1, k)
+        idx = np.where(idx < 0, idx + np.array(x.shape[:k], np.int64), idx)
+        x[tuple(idx.T)] = np.asarray(updates.value).reshape((-1,) + x.shape[k:])
+        value = x
+    return _valued(data, ds, value)
+
+
+def scatter_nd_update_3_shape(data, indices, updates):
+    return _scatter_nd("ScatterNDUpdate-3", data, indices, updates, "none")
+
+
+def scatter_nd_update_15_shape(data, indices, updates, *, reduction):
+    return _scatter_nd("ScatterNDUpdate-15", data, indices, updates, reduction)
+
+
+def _scatter_nd_schema(version, shape, attrs, doc):
+    return OpSchema(
+        "ScatterNDUpdate", version, category="movement",
+        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T")),
+        outputs=(Port("output", "T"),), attributes=attrs,
+        type_constraints={"T": ALL, "T_IND": IDX}, shape=shape, doc=doc)
+
+
+SCATTER_ND_UPDATE_3 = _scatter_nd_schema(3, scatter_nd_update_3_shape, (),
+                                         "A copy of data with the elements or slices at index tuples replaced.")
+SCATTER_ND_UPDATE_15 = _scatter_nd_schema(
+    15, scatter_nd_update_15_shape,
+    (Attr("reduction", STRING, "none", allowed=SCATTER_REDUCTIONS,
+          doc="how an update combines with the value it lands on (boolean: sum is or, sub xor, prod and)"),),
+    "ScatterNDUpdate whose updates may combine with the data (sum, sub, prod, min, max).")
+
 OPS = (SPACE_TO_BATCH_2, BATCH_TO_SPACE_2, DEPTH_TO_SPACE_1, SPACE_TO_DEPTH_1, COL2IM_15, TRANSPOSE_1,
        CONCAT_1, SPLIT_1, VARIADIC_SPLIT_1, GATHER_1, GATHER_7, GATHER_8, TILE_1, PAD_1, PAD_12,
-       BROADCAST_1, BROADCAST_3, STRIDED_SLICE_1, SLICE_8)
+       BROADCAST_1, BROADCAST_3, STRIDED_SLICE_1, SLICE_8, GATHER_ELEMENTS_6, GATHER_ND_5, GATHER_ND_8,
+       SCATTER_UPDATE_3, SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15)

@@ -1,4 +1,73 @@
-"""Reduction ops (schemas and shape rules)."""
+"""Reduction ops: ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
+ReduceLogicalAnd, ReduceLogicalOr (schemas and shape rules).
+
+All share one shape rule (OpenVINO's reduce_shape_inference): `axes` is a scalar or 1-D constant of
+axes in [-r, r-1] (repeats allowed, each axis reduced once); an empty `axes` is the identity;
+keep_dims keeps reduced axes as 1. With `axes` unknown, keep_dims keeps the rank; otherwise one
+known axis (scalar or 1-element axes) removes one dimension, and more leave the rank unknown."""
 from __future__ import annotations
 
-OPS = ()
+from ..shapes import Dimension, PartialShape
+from ..types import NUMERIC_BYTES
+from .families import with_signature
+from .helpers import check, ints_of
+from .schema import BOOL, Attr, OpSchema, Port
+
+T_IND = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
+
+
+def normalize_axes(op: str, axes, rank: int) -> list[int]:
+    """Axes in [-rank, rank-1] as sorted unique non-negative axes. A scalar (rank 0) takes axis 0 or
+    -1, as OpenVINO does, and is reduced over nothing."""
+    r = max(rank, 1)
+    bad = [a for a in axes if not -r <= a < r]
+    check(not bad, op, f"axes {list(axes)} out of the range [{-r}, {r - 1}] of data of rank {rank}")
+    return sorted({a % rank for a in axes}) if rank else []
+
+
+def _reduce_rule(op: str):
+    def rule(data, axes, *, keep_dims):
+        if axes.shape.rank_is_static:
+            check(len(axes.shape) <= 1, op, f"axes must be a scalar or 1-D, got shape {axes.shape}")
+        shape = data.shape
+        values = ints_of(axes)
+        if not shape.rank_is_static:
+            return PartialShape.dynamic()
+        rank = len(shape)
+        if values is None:
+            if keep_dims:
+                return PartialShape.dynamic(rank)
+            one = axes.shape.rank_is_static and (len(axes.shape) == 0 or axes.shape[0] == 1)
+            return PartialShape.dynamic(rank - 1) if one and rank > 0 else PartialShape.dynamic()
+        reduced = normalize_axes(op, values, rank)
+        if keep_dims:
+            return PartialShape([Dimension(1, 1) if i in reduced else d for i, d in enumerate(shape)])
+        return PartialShape([d for i, d in enumerate(shape) if i not in reduced])
+    return with_signature(rule, ["data", "axes"], ["keep_dims"])
+
+
+def reduction(name: str, version: int, types, doc: str) -> OpSchema:
+    """A reduction op: data and a const `axes` input, keep_dims attribute, output of data's type."""
+    return OpSchema(
+        name, version, category="reduction",
+        inputs=(Port("data", "T"), Port("axes", "T_IND", const=True, doc="axes to reduce over")),
+        outputs=(Port("output", "T"),),
+        attributes=(Attr("keep_dims", BOOL, False, doc="keep each reduced axis as a dimension of 1"),),
+        type_constraints={"T": tuple(types), "T_IND": T_IND},
+        shape=_reduce_rule(f"{name}-{version}"), doc=doc)
+
+
+# Sub-byte types are not allowed: sums and products of i4/u4 would be computed as codes.
+REDUCE_SUM_1 = reduction("ReduceSum", 1, NUMERIC_BYTES, "sum over axes (integers wrap; f16/bf16/f8 summed in f32)")
+REDUCE_MEAN_1 = reduction("ReduceMean", 1, NUMERIC_BYTES,
+                          "mean over axes: sum / count (integers: wrapped sum, division truncated toward zero)")
+REDUCE_MAX_1 = reduction("ReduceMax", 1, NUMERIC_BYTES, "maximum over axes (empty: the type's lowest value)")
+REDUCE_MIN_1 = reduction("ReduceMin", 1, NUMERIC_BYTES, "minimum over axes (empty: the type's highest value)")
+REDUCE_PROD_1 = reduction("ReduceProd", 1, NUMERIC_BYTES, "product over axes (integers wrap)")
+REDUCE_L1_4 = reduction("ReduceL1", 4, NUMERIC_BYTES, "sum of absolute values over axes")
+REDUCE_L2_4 = reduction("ReduceL2", 4, NUMERIC_BYTES, "square root of the sum of squares over axes")
+REDUCE_LOGICAL_AND_1 = reduction("ReduceLogicalAnd", 1, ("boolean",), "true where all are true (empty: true)")
+REDUCE_LOGICAL_OR_1 = reduction("ReduceLogicalOr", 1, ("boolean",), "true where any is true (empty: false)")
+
+OPS = (REDUCE_SUM_1, REDUCE_MEAN_1, REDUCE_MAX_1, REDUCE_MIN_1, REDUCE_PROD_1, REDUCE_L1_4, REDUCE_L2_4,
+       REDUCE_LOGICAL_AND_1, REDUCE_LOGICAL_OR_1)

@@ -25,6 +25,8 @@ CPU_WIDE_INT = ("the CPU plugin computes i32/i64/u32/u64 through f32 or i32 (val
                 "reference evaluate is asked")
 CPU_CLAMP_UNSIGNED = ("the CPU plugin wraps a negative max bound into an unsigned type (max=-3 -> 2^32-3); the spec "
                       "rounds it (to 0 in range): OpenVINO's reference evaluate is asked")
+CPU_NAN_MAX = ("the CPU plugin's max/min turn NaN into the bound (Relu(NaN) = 0); the spec's formula and OpenVINO's "
+               "reference evaluate keep NaN")
 F64_CPU = "the CPU plugin computes f64 as f32; compared at f32 tolerance"
 UNARY = ("Relu-1", "Sigmoid-1", "Clamp-1", "Elu-1", "Exp-1", "Gelu-2", "Gelu-7", "HSwish-4", "HSigmoid-5",
          "Mish-4", "SoftPlus-4", "SoftSign-9")
@@ -40,6 +42,8 @@ def _case(op, id, inputs, attrs=None):
         why, tolerance = why + [F64_CPU], "f32"
     elif et in ("i32", "i64", "u32", "u64") and np.any(np.abs(inputs[0].astype(np.float64)) > 2**24):
         why, oracle = why + [CPU_WIDE_INT], "reference"
+    elif op in ("Relu-1", "Clamp-1") and np.any(np.isnan(inputs[0].astype(np.float64))):
+        why, oracle = why + [CPU_NAN_MAX], "reference"
     elif op == "Clamp-1" and et in INTS and et.startswith("u") and attrs["max"] < 0:
         why, oracle = why + [CPU_CLAMP_UNSIGNED], "reference"
     return Case(op, id, tuple(inputs), attrs or {}, openvino="; ".join(why) or None, oracle_cast=cast,

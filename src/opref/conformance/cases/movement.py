@@ -3,12 +3,13 @@ edge and error cases. Value cases run on arrays; shape cases loosen the same sha
 shapes (dynamic dims, intervals, dynamic rank, unknown shape-giving values)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 
 from ...shapes import PartialShape
-from ...opset.movement import PAD_MODES
+from ...opset.movement import NOT_REDUCIBLE, PAD_MODES, SCATTER_REDUCTIONS
 from ...types import ALL, NUMERIC_BYTES, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen, rng_for
@@ -228,7 +229,8 @@ def _idx_type(i, values, types=T_INT):
     return "i64"
 
 
-STRING_CPU_OPS = ("Split-1", "VariadicSplit-1", "Tile-1")
+STRING_CPU_OPS = ("Split-1", "VariadicSplit-1", "Tile-1", "Broadcast-1", "Broadcast-3", "StridedSlice-1", "Slice-8",
+                  "GatherElements-6", "GatherND-5", "GatherND-8")
 EMPTY_REPEATS_CPU = ("the CPU plugin returns uninitialised memory for a Tile with empty repeats; OpenVINO's "
                      "reference evaluate is asked (the data as i32 codes: it crashes on nf4)")
 
@@ -270,6 +272,13 @@ SUB_BYTE_WIDE = {"u4": "u8", "i4": "i8"}   # (u1 and nf4 arrays hold u8 / u4 dty
 SUB_BYTE_REF = "OpenVINO's reference evaluate mispacks 4-bit types: asked with the values widened to 8 bits"
 
 
+SMALL_SHAPE_CPU = ("the CPU plugin reads target_shape/axes_mapping as i32/i64 (buffer over-read on narrower "
+                   "types); asked with i64 values")
+ZERO_BIDIRECTIONAL_CPU = ("the CPU plugin broadcasts a target dimension 0 against a data dimension 1 to 1 (numpy "
+                          "rules and OpenVINO's shape inference give 0); OpenVINO's reference evaluate is asked")
+SCALAR_BROADCAST_CPU = "the CPU plugin crashes broadcasting to a scalar; OpenVINO's reference evaluate is asked"
+
+
 def _mcase(op, id, inputs, attrs=None):
     """A value case, routed where OpenVINO's CPU plugin is not a faithful oracle for it."""
     why, cast, oracle = [], {}, "openvino"
@@ -277,6 +286,15 @@ def _mcase(op, id, inputs, attrs=None):
         why, cast = [STRING_CPU], {0: "codes"}
     if op == "Tile-1" and inputs[1].size == 0:
         why, cast, oracle = why + [EMPTY_REPEATS_CPU], {0: "codes"}, "reference"
+    if op.startswith("Broadcast-"):
+        small = {k: "i64" for k in (1, 2) if k < len(inputs) and inputs[k].dtype not in (np.int32, np.int64)
+                 and inputs[k].ndim == 1}
+        if small:
+            why, cast = why + [SMALL_SHAPE_CPU], {**cast, **small}
+        if inputs[1].size == 0:
+            why, oracle = why + [SCALAR_BROADCAST_CPU], "reference"
+        elif (attrs or {}).get("mode") == "bidirectional" and 0 in inputs[1]:
+            why, oracle = why + [ZERO_BIDIRECTIONAL_CPU], "reference"
     if op.startswith("Gather-") and _gather_degenerate(inputs, attrs or {}):
         why, cast, oracle = why + [GATHER_BATCH_CPU], {0: "codes", 1: "i64"}, "reference"
     elif op.startswith("Gather-") and inputs[1].size == 0:
@@ -455,6 +473,8 @@ def _broadcast(op):
         inputs = [array(rng, et, shape), ints_array(target, t)]
         if axes is not None:
             inputs.append(ints_array(axes, _idx_type(i + 1, axes)))
+        elif op == "Broadcast-1" and (mode == "pdpd" or i % 2):
+            inputs.append(ints_array(0, "u8"))   # as OpenVINO writes Broadcast-1 (it needs it for pdpd)
         out.append(_mcase(op, f"{i}_{et}_{mode}_{_ids(shape)}_to{target}_{axes}", inputs, {"mode": mode}))
     return out
 
@@ -548,6 +568,104 @@ def _slice():
     return out
 
 
+def _gather_elements():
+    op = "GatherElements-6"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        ishape = list(shape)
+        ishape[ax] = int(rng.choice([0, 1, 2, 3, 4], p=[0.05, 0.25, 0.3, 0.2, 0.2]))
+        n = shape[ax]
+        idx = rng.integers(-n if i % 3 == 0 else 0, n, ishape)
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{_ids(ishape)}_axis{ax}",
+                          (array(rng, et, shape), ints_array(idx, ("i32", "i64")[i % 2])), {"axis": ax}))
+    return out
+
+
+def _gather_nd(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        b = int(rng.choice([0, 0, 1, 2]))
+        rank = b + int(rng.integers(1, 4))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        k = int(rng.integers(1, rank - b + 1))
+        ishape = shape[:b] + [int(rng.integers(0 if rng.random() < 0.05 else 1, 4)) for _ in
+                              range(int(rng.integers(0, 3)))] + [k]
+        dims = np.array(shape[b:b + k])
+        lo = -dims if i % 3 == 0 else np.zeros_like(dims)
+        idx = (rng.integers(0, 1 << 30, ishape) % (dims - lo)) + lo
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{_ids(ishape)}_b{b}",
+                          (array(rng, et, shape), ints_array(idx, ("i32", "i64")[i % 2])), {"batch_dims": b}))
+    return out
+
+
+def _scatter_update():
+    op = "ScatterUpdate-3"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        n = shape[ax]
+        irank = int(rng.integers(0, 3))
+        ishape = [int(rng.integers(1, 3)) for _ in range(irank)]
+        while int(np.prod(ishape)) > n:          # distinct indices (duplicates have no defined order)
+            ishape = ishape[1:] if len(ishape) > 1 else [] if n >= 1 else [0]
+        idx = rng.permutation(n)[:int(np.prod(ishape))].reshape(ishape)
+        ushape = shape[:ax % rank] + ishape + shape[ax % rank + 1:]
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{_ids(ishape)}_axis{ax}",
+                          (array(rng, et, shape), ints_array(idx, _idx_type(i, idx)), array(rng, et, ushape),
+                           ints_array(ax, _idx_type(i + 3, [ax], SIGNED_IDX)))))
+    return out
+
+
+def _scatter_nd(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        reduction = "none" if op == "ScatterNDUpdate-3" else SCATTER_REDUCTIONS[i % len(SCATTER_REDUCTIONS)]
+        et = next(types)
+        if reduction != "none" and et in NOT_REDUCIBLE:
+            reduction = "none"
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        k = int(rng.integers(1, rank + 1))
+        batch = [int(rng.integers(1, 3)) for _ in range(int(rng.integers(0, 3)))]
+        cells = int(np.prod(shape[:k]))
+        count = int(np.prod(batch))
+        if reduction == "none":                 # distinct index tuples
+            while count > cells:
+                batch = batch[1:]
+                count = int(np.prod(batch))
+            flat = rng.permutation(cells)[:count]
+        else:
+            flat = rng.integers(0, cells, count)
+        idx = np.stack(np.unravel_index(flat, shape[:k]), -1).reshape(batch + [k]) if count else \
+            np.zeros(batch + [k], np.int64)
+        if i % 3 == 0:
+            idx = np.where(rng.random(idx.shape) < 0.5, idx - np.array(shape[:k]), idx)
+        lo, hi = (-3, 3) if reduction == "prod" else (-100, 100)
+        inputs = (array(rng, et, shape, lo, hi), ints_array(idx, ("i32", "i64")[i % 2]),
+                  array(rng, et, batch + shape[k:], lo, hi))
+        attrs = {} if op == "ScatterNDUpdate-3" else {"reduction": reduction}
+        id = f"{i}_{et}_{reduction}_{_ids(shape)}_{_ids(batch + [k])}"
+        out.append(dataclasses.replace(_mcase(op, id, inputs, attrs),
+                                       exact=False if reduction != "none" else None))
+    return out
+
+
 def _movement_errors():
     f = np.zeros((2, 3), np.float32)
     i64 = lambda v: np.array(v, np.int64)   # noqa: E731
@@ -602,6 +720,24 @@ def _movement_errors():
         Case("Slice-8", "err_axes_unique", (f, i64([0, 0]), i64([1, 1]), i64([1, 1]), i64([1, -1])), error="unique"),
         Case("Slice-8", "err_axes_range", (f, i64([0]), i64([1]), i64([1]), i64([2])), error="out of range"),
         Case("Slice-8", "err_lengths", (f, i64([0, 0]), i64([1]), i64([1])), error="same length"),
+        Case("GatherElements-6", "err_rank", (f, i64([0, 1])), {"axis": 0}, error="same rank"),
+        Case("GatherElements-6", "err_dims", (f, i64([[0], [1], [0]])), {"axis": 1}, error="equal except on axis"),
+        Case("GatherElements-6", "err_axis", (f, i64([[0]])), {"axis": -3}, error="out of range"),
+        Case("GatherElements-6", "err_scalar", (np.float32(1), i64(0)), {"axis": 0}, error="data must have rank >= 1"),
+        Case("GatherND-8", "err_tuple", (f, i64([[0, 0, 0]])), error="index tuples of length 3"),
+        Case("GatherND-8", "err_batch", (f, i64([[0], [0], [0]])), {"batch_dims": 1}, error="batch dimensions"),
+        Case("GatherND-5", "err_batch_rank", (f, i64([[0], [0]])), {"batch_dims": 2}, error="below the rank"),
+        Case("GatherND-5", "err_scalar_indices", (f, i64(0)), error="indices rank must be at least 1"),
+        Case("ScatterUpdate-3", "err_updates", (f, i64([0]), np.zeros((2, 3), np.float32), i64(0)),
+             error="updates dimension 0 is 2, expected 1"),
+        Case("ScatterUpdate-3", "err_axis", (f, i64([0]), np.zeros((1, 3), np.float32), i64(2)), error="out of range"),
+        Case("ScatterNDUpdate-3", "err_tuple", (f, i64([[0, 0, 0]]), np.zeros(1, np.float32)), error="index tuples"),
+        Case("ScatterNDUpdate-3", "err_updates", (f, i64([[0]]), np.zeros((1, 2), np.float32)),
+             error="updates dimension 1 is 2, expected 3"),
+        Case("ScatterNDUpdate-15", "err_reduction", (f, i64([[0]]), np.zeros((1, 3), np.float32)), {"reduction": "mean"},
+             error="'reduction'"),
+        Case("ScatterNDUpdate-15", "err_string_sum", (np.array(["a"]), i64([[0]]), np.array(["b"])), {"reduction": "sum"},
+             error="needs numeric data"),
         Case("Slice-8", "err_too_many", (f, i64([0, 0, 0]), i64([1, 1, 1]), i64([1, 1, 1])), error="more than the rank"),
     ]
 
@@ -609,7 +745,9 @@ def _movement_errors():
 def _more_cases():
     return (_concat() + _split() + _variadic_split() + _gather("Gather-1") + _gather("Gather-7")
             + _gather("Gather-8") + _tile() + _pad("Pad-1") + _pad("Pad-12") + _broadcast("Broadcast-1")
-            + _broadcast("Broadcast-3") + _strided_slice() + _slice() + _movement_errors())
+            + _broadcast("Broadcast-3") + _strided_slice() + _slice() + _gather_elements() + _gather_nd("GatherND-5")
+            + _gather_nd("GatherND-8") + _scatter_update() + _scatter_nd("ScatterNDUpdate-3")
+            + _scatter_nd("ScatterNDUpdate-15") + _movement_errors())
 
 
 # --- shape cases ------------------------------------------------------------------------------------
@@ -751,7 +889,8 @@ def _interval_shape_cases():
         ("Broadcast-3", "bidirectional_intervals", (I(f, [(1, 3), 1, (2, 5)]), I(i64, [3], [4, 6, 1])), {"mode": "bidirectional"}),
         ("Broadcast-3", "numpy_unknown_target", (I(f, [3, 1]), I(i64, [4])), {"mode": "numpy"}),
         ("Broadcast-3", "explicit_unknown_axes", (I(f, [3, 1]), I(i64, [3], [3, 2, 4]), I(i64, [2])), {"mode": "explicit"}),
-        ("Broadcast-1", "pdpd_interval", (I(f, [(1, 3), 1]), I(i64, [2], [1, 5])), {"mode": "pdpd"}),
+        ("Broadcast-1", "pdpd_interval", (I(f, [(1, 3), 1]), I(i64, [2], [1, 5]), I("u8", [], 0)), {"mode": "pdpd"}),
+        ("Broadcast-1", "numpy_ignored_axes", (I(f, [(1, 3), 1]), I(i64, [3], [2, 1, 5]), I("u8", [], 0)), {"mode": "numpy"}),
         ("StridedSlice-1", "interval_reverse", (I(f, [(2, 9), (3, None)]), I(i64, [2], [0, -1]), I(i64, [2], [0, 0]),
                                                 I(i64, [2], [-1, -2])), {"begin_mask": [1, 0], "end_mask": [1, 1]}),
         ("StridedSlice-1", "unbounded_int_max", (I(f, [-1, (3, None)]), I(i64, [2], [1, -3]), I(i64, [2], [big, big])),
@@ -766,10 +905,26 @@ def _interval_shape_cases():
                                      I(i64, [1])), {}),
         ("Slice-8", "unknown_stop", (I(f, [(2, 9), 4]), I(i64, [1], [1]), I(i64, [1]), I(i64, [1], [1]),
                                      I(i64, [1], [1])), {}),
+        ("GatherElements-6", "dynamic_indices_rank", (I(f, [2, (1, 4), 3]), I(i64, None)), {"axis": 1}),
+        ("GatherElements-6", "dynamic_data_rank", (I(f, None), I(i64, [2, (1, 4)])), {"axis": 1}),
+        ("GatherElements-6", "merge", (I(f, [(1, 4), -1, 3]), I(i32, [2, 7, (2, 9)])), {"axis": 1}),
+        ("GatherND-5", "fused_intervals", (I(f, [(2, 4), 3, 5, 6]), I(i64, [-1, (1, 3), 7, 1])), {"batch_dims": 2}),
+        ("GatherND-8", "unknown_tuple", (I(f, [2, 3, 5]), I(i64, [2, 4, -1])), {"batch_dims": 1}),
+        ("GatherND-8", "dynamic_rank", (I(f, None), I(i64, [2, 4, 1])), {"batch_dims": 1}),
+        ("ScatterUpdate-3", "unknown_axis", (I(f, [2, (1, 4)]), I(i64, [3]), I(f, [3, 4]), I(i64, [])), {}),
+        ("ScatterUpdate-3", "dynamic_ranks", (I(f, None), I(i64, [3]), I(f, None), I(i64, [], 0)), {}),
+        ("ScatterNDUpdate-15", "unknown_tuple", (I(f, [2, (1, 4)]), I(i64, [3, -1]), I(f, [3, 4])), {"reduction": "max"}),
+        ("ScatterNDUpdate-3", "intervals", (I(f, [(2, 5), (1, 4), 3]), I(i32, [-1, 2]), I(f, [(1, 3), 3])), {}),
         ("Slice-8", "reverse_unbounded", (I(f, [(2, None), -1]), I(i64, [2], [-1, 5]), I(i64, [2], [-big - 1, 1]),
                                           I(i64, [2], [-1, -2])), {}),
     ]
-    return [ShapeCase(op, f"hand_{name}", ins, attrs) for op, name, ins, attrs in specs]
+    out = [ShapeCase(op, f"hand_{name}", ins, attrs) for op, name, ins, attrs in specs]
+    return out + [ShapeCase("Broadcast-1", "hand_pdpd_two_inputs", (I(f, [(1, 3), 1]), I(i64, [2], [1, 5])),
+                            {"mode": "pdpd"}, openvino=SPEC_PDPD_TWO_INPUTS, expected="[1..3,5]")]
+
+
+SPEC_PDPD_TWO_INPUTS = ("the spec gives axes_mapping to mode 'explicit' only; OpenVINO's Broadcast-1 reads input 2 "
+                        "in mode 'pdpd' and rejects the model without it (it writes a u8 0 there itself)")
 
 
 def _more_shape_cases():

@@ -1,10 +1,159 @@
-"""Cases: reduction ops."""
+"""Cases for the reduction ops: seeded shapes (empty and scalar included), axes as scalars or 1-D
+lists of every index type (negative, repeated, empty, all axes), both keep_dims, every element
+type; values chosen so that integer results stay within the type (OpenVINO's CPU plugin saturates
+where opref wraps, and has no reference evaluate for small integers: overflow is checked by hand in
+tests/test_reduction.py), and partial-shape variants with known and unknown axes."""
 from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ...opset.reduction import T_IND
+from ...shapes import PartialShape
+from ...types import NUMERIC_BYTES, element_type, element_type_of
+from . import Case, ShapeCase, info
+from ._gen import array, ints_array, loosen, rng_for
+from .comparison import F8_CPU, INT_CPU, _big, _sid
+
+N = 110
+OPS = ("ReduceSum-1", "ReduceMean-1", "ReduceMax-1", "ReduceMin-1", "ReduceProd-1", "ReduceL1-4", "ReduceL2-4",
+       "ReduceLogicalAnd-1", "ReduceLogicalOr-1")
+F64_CPU = "the CPU plugin computes f64 as f32; compared at f32 tolerance"
+# Max/Min: OpenVINO's CPU plugin is order-dependent on NaN and OpenVINO's max/min start from the
+# type's lowest/highest finite value (a row of -inf gives -3.4e38); the spec's maximum of such rows is
+# checked by hand (tests/test_reduction.py), so these tables salt Max/Min with finite edges only.
+FLOAT_EDGES = {"all": [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan], "finite": [0.0, -0.0, 1.0, -1.0, 100.0]}
+
+
+def _int_bound(op, et, count):
+    """The largest |value| whose reduction over `count` elements stays within the type."""
+    top = int(np.iinfo(element_type(et).dtype).max)
+    n = max(count, 1)
+    if op == "ReduceProd-1":
+        return max(1, min(100, int(math.floor(top ** (1.0 / n)))))
+    if op == "ReduceL2-4":
+        return max(1, min(100, math.isqrt(top // n)))
+    return max(1, min(100, top // n))
+
+
+def _values(rng, op, et, shape, count):
+    t = element_type(et)
+    if t.name == "boolean":
+        return rng.random(shape) < (0.8 if op == "ReduceLogicalAnd-1" else 0.2)
+    if t.is_float:
+        x = array(rng, et, shape)
+        if op == "ReduceProd-1":
+            x = (rng.integers(-3, 4, shape) / 2.0).astype(np.float32).astype(t.dtype)
+        edges = FLOAT_EDGES["finite" if op in ("ReduceMax-1", "ReduceMin-1") else "all"]
+        mask = rng.random(shape) < 0.1
+        return np.where(mask, np.array(edges, np.float64)[rng.integers(0, len(edges), shape)], x.astype(np.float64)
+                        ).astype(t.dtype)
+    b = _int_bound(op, et, count)
+    return array(rng, et, shape, -b, b)
+
+
+def _marks(inputs):
+    et = element_type_of(inputs[0])
+    if et in ("f8e4m3", "f8e5m2"):
+        return dict(openvino=F8_CPU, oracle_cast={0: "f32"})
+    if et == "f64":
+        return dict(openvino=F64_CPU, tolerance="f32")
+    if element_type(et).is_integral and _big(inputs[0]):
+        return dict(openvino=INT_CPU, oracle="reference")
+    return {}
+
+
+def _axes_choice(rng, rank, i):
+    """Axes (list) and whether to pass them as a scalar."""
+    if rank == 0:
+        axes = [] if i % 3 else [0 if i % 2 else -1]
+        return axes, bool(axes) and i % 2 == 1
+    r = rng.random()
+    if r < 0.1:
+        return [], False
+    if r < 0.2:
+        return list(range(rank)), False
+    k = int(rng.integers(1, rank + 1))
+    axes = [int(a) for a in rng.choice(rank, k, replace=False)]
+    axes = [a - rank if rng.random() < 0.4 else a for a in axes]
+    if rng.random() < 0.1:
+        axes.append(axes[0])                         # repeated axis: reduced once
+    return axes, len(axes) == 1 and rng.random() < 0.3
+
+
+def _op_cases(op):
+    rng = rng_for(op)
+    from ...opset import get_schema
+    types = itertools.cycle(get_schema(op).type_constraints["T"])
+    idx = itertools.cycle(T_IND)
+    out = []
+    for i in range(N):
+        et, it = next(types), next(idx)
+        rank = int(rng.integers(0, 5))
+        shape = [int(rng.integers(0 if rng.random() < 0.08 else 1, 5)) for _ in range(rank)]
+        axes, scalar = _axes_choice(rng, rank, i)
+        if element_type(it).name.startswith("u"):
+            axes = [a % max(rank, 1) for a in axes]   # unsigned axes cannot be negative
+        count = math.prod(shape[a] for a in {a % rank for a in axes}) if rank else 1
+        x = _values(rng, op, et, shape, count)
+        ax = ints_array(axes[0] if scalar else axes, it)
+        kd = bool(i % 2)
+        out.append(Case(op, f"{i}_{et}_{_sid(shape)}_ax{'s' if scalar else ''}{'_'.join(map(str, axes))}_{it}"
+                            f"{'_kd' if kd else ''}", (x, ax), {"keep_dims": kd}, **_marks((x, ax))))
+    return out
+
+
+def _errors(op):
+    t = np.bool_ if "Logical" in op else np.float32
+    x = np.zeros((2, 3), t)
+    wrong = np.zeros(3, np.float32 if "Logical" in op else np.bool_)
+    return [
+        Case(op, "err_axis_range", (x, np.array([2])), error="out of the range [-2, 1]"),
+        Case(op, "err_axis_negative", (x, np.array([-3])), error="out of the range"),
+        Case(op, "err_axes_2d", (x, np.array([[0]])), error="axes must be a scalar or 1-D"),
+        Case(op, "err_axes_type", (x, np.array([0.0])), error="expected one of"),
+        Case(op, "err_data_type", (wrong, np.array([0])), error="expected one of"),
+        Case(op, "err_keep_dims", (x, np.array([0])), {"keep_dims": 1}, error="'keep_dims'"),
+    ]
 
 
 def cases():
-    return []
+    out = []
+    for op in OPS:
+        out += _op_cases(op) + _errors(op)
+    return out
 
 
 def shape_cases():
-    return []
+    rng = np.random.default_rng(5)
+    out = []
+    for i, c in enumerate(x for x in cases() if x.error is None):
+        data, axes = c.inputs
+        shape = PartialShape.dynamic() if rng.random() < 0.08 else loosen(rng, data.shape)
+        u = rng.random()
+        if u < 0.15:
+            ax = info(element_type_of(axes), axes.shape)                      # unknown values
+        elif u < 0.2:
+            ax = info(element_type_of(axes), PartialShape.dynamic())
+        else:
+            ax = info(element_type_of(axes), axes.shape, axes)
+        out.append(ShapeCase(c.op, f"{i}_{c.id}", (info(element_type_of(data), shape), ax), c.attrs))
+    f, i64 = "f32", "i64"
+    for op in ("ReduceSum-1", "ReduceMax-1"):
+        for name, d, a, av, kd in [
+                ("unknown_one_axis", [2, (1, 5), -1], [1], None, False),
+                ("unknown_scalar_axis", [2, 3, 4], [], None, False),
+                ("unknown_two_axes", [2, 3, 4], [2], None, False),
+                ("unknown_axes_keep", [2, 3, 4], [2], None, True),
+                ("unknown_empty_axes", [2, 3, 4], [0], None, False),
+                ("unknown_axes_rank0", [], [1], None, False),
+                ("known_axes_dyn_rank", None, [1], [0], False),
+                ("interval_kept", [(2, 9), -1, 3], [2], [0, -1], True),
+                ("repeated", [(2, 9), -1, 3], [3], [1, -2, 1], False),
+                ("out_of_range", [2, 3], [1], [5], False),
+                ("axes_2d", [2, 3], [1, 1], [[0]], False)]:
+            out.append(ShapeCase(op, f"corner_{name}", (info(f if "Logical" not in op else "boolean", d),
+                                                         info(i64, a, av)), {"keep_dims": kd}))
+    return out

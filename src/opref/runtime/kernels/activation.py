@@ -78,11 +78,11 @@ def _log_softmax(x, axis):
 
 
 def softmax(data, *, axis):
-    return _softmax(data, axis)
+    return _softmax(data.reshape(data.shape or (1,)), axis).reshape(data.shape)   # a scalar: one axis
 
 
 def log_softmax(data, *, axis):
-    return _log_softmax(data, axis)
+    return _log_softmax(data.reshape(data.shape or (1,)), axis).reshape(data.shape)
 
 
 def swish(data, beta=None):

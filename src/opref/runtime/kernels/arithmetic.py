@@ -6,8 +6,9 @@ Conventions, for every element type the schemas allow:
 - integers wrap around (two's complement), never saturate; integer division and remainders round
   as each op's spec says (floor for Divide with m_pythondiv and FloorMod, truncation for Divide
   without it and Mod);
-- transcendental functions of integers are computed in f64 and rounded to the nearest integer
-  (halves away from zero), as OpenVINO's reference implementations do.
+- transcendental functions of integers are computed in f64, rounded to the nearest integer (halves
+  away from zero, as the Sqrt spec says) and saturated to the type's range, as OpenVINO's CPU plugin
+  does; domain errors (NaN) are undefined by the specs and give 0.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def _is_int(x: np.ndarray) -> bool:
 
 
 def _float_fn(fn):
-    """fn on floats (narrow ones in f32); on integers computed in f64 and rounded to nearest, halves
-    away from zero, then wrapped into the integer type."""
+    """fn on floats (narrow ones in f32); on integers computed in f64, rounded to nearest (halves
+    away from zero) and saturated to the integer type."""
     def compute(x):
         if _is_int(x):
             with np.errstate(all="ignore"):
@@ -41,11 +42,12 @@ def _float_fn(fn):
 
 
 def _to_int(y: np.ndarray, dtype) -> np.ndarray:
-    """Integral f64 values into an integer type: NaN -> 0, out-of-range values wrap as an int64
-    conversion would (what C++ static_cast does on the platforms OpenVINO supports)."""
-    y = np.where(np.isfinite(y), y, 0.0)
-    y = np.clip(y, -2.0**63, 2.0**63 - 1024)
-    return y.astype(np.int64).astype(dtype)
+    """Integral f64 values into an integer type, saturating at its limits (as OpenVINO's CPU plugin
+    converts; C++ leaves out-of-range conversions undefined); NaN (a domain error) gives 0."""
+    info = np.iinfo(dtype)
+    y = np.clip(np.where(np.isnan(y), 0.0, y), float(info.min), float(info.max))
+    big = y >= 2.0**63                   # (i64/u64 limits round up to 2^63/2^64 in f64)
+    return np.where(big, info.max, np.where(big, 0.0, y).astype(np.int64).astype(dtype)).astype(dtype)
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:

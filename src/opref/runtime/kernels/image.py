@@ -13,7 +13,6 @@ import numpy as np
 
 from ...opset.image import _pads, scale_dim
 from ...shapes import Dimension
-from ...types import element_type_of
 
 F32 = np.float32
 

@@ -204,6 +204,75 @@ def slice_(data, start, stop, step, axes=None):
     return np.array(data[slice_index(data.shape, b, _ints(stop), _ints(step), axes)])
 
 
+def gather_elements(data, indices, *, axis):
+    n = data.shape[axis]
+    idx = indices.astype(np.int64)
+    return np.take_along_axis(data, np.where(idx < 0, idx + n, idx), axis=axis)
+
+
+def _gather_nd(data, indices, batch_dims, fuse):
+    """Each index tuple (the last axis of indices) picks one slice of data, per batch."""
+    b, k = batch_dims, indices.shape[-1]
+    batch = data.shape[:b]
+    nb = int(np.prod(batch))
+    x = data.reshape((nb,) + data.shape[b:])
+    idx = indices.astype(np.int64).reshape(nb, -1, k)
+    idx = np.where(idx < 0, idx + np.array(data.shape[b:b + k], np.int64), idx)
+    out = x[(np.arange(nb)[:, None],) + tuple(idx[..., j] for j in range(k))]
+    lead = ((nb,) if fuse and b > 1 else batch)
+    return out.reshape(lead + indices.shape[b:-1] + data.shape[b + k:])
+
+
+def gather_nd_5(data, indices, *, batch_dims):
+    return _gather_nd(data, indices, batch_dims, True)
+
+
+def gather_nd_8(data, indices, *, batch_dims):
+    return _gather_nd(data, indices, batch_dims, False)
+
+
+def scatter_update(data, indices, updates, axis):
+    ax = int(np.asarray(axis).reshape(-1)[0])
+    ax += data.ndim if ax < 0 else 0
+    idx = indices.astype(np.int64).reshape(-1)
+    out = data.copy()
+    u = updates.reshape(data.shape[:ax] + (idx.size,) + data.shape[ax + 1:])
+    np.moveaxis(out, ax, 0)[np.where(idx < 0, idx + data.shape[ax], idx)] = np.moveaxis(u, ax, 0)
+    return out
+
+
+_REDUCE = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum, "max": np.maximum}
+_REDUCE_BOOL = {"sum": np.logical_or, "sub": np.logical_xor, "prod": np.logical_and, "min": np.logical_and,
+                "max": np.logical_or}
+
+
+def _scatter_nd(data, indices, updates, reduction):
+    k = indices.shape[-1]
+    idx = indices.astype(np.int64).reshape(-1, k)
+    idx = tuple(np.where(idx < 0, idx + np.array(data.shape[:k], np.int64), idx).T)
+    u = updates.reshape((-1,) + data.shape[k:])
+    out = data.copy()
+    if reduction == "none":
+        out[idx] = u
+        return out
+    if data.dtype == np.bool_:
+        _REDUCE_BOOL[reduction].at(out, idx, u)
+        return out
+    # one update at a time, in the data type (integers wrap); narrow floats go through f32
+    acc = accumulator_dtype(data.dtype)
+    work = out.astype(acc, copy=False)
+    _REDUCE[reduction].at(work, idx, u.astype(acc, copy=False))
+    return work.astype(data.dtype, copy=False)
+
+
+def scatter_nd_update_3(data, indices, updates):
+    return _scatter_nd(data, indices, updates, "none")
+
+
+def scatter_nd_update_15(data, indices, updates, *, reduction):
+    return _scatter_nd(data, indices, updates, reduction)
+
+
 KERNELS = {
     "SpaceToBatch-2": space_to_batch,
     "BatchToSpace-2": batch_to_space,
@@ -224,4 +293,10 @@ KERNELS = {
     "Broadcast-3": broadcast,
     "StridedSlice-1": strided_slice,
     "Slice-8": slice_,
+    "GatherElements-6": gather_elements,
+    "GatherND-5": gather_nd_5,
+    "GatherND-8": gather_nd_8,
+    "ScatterUpdate-3": scatter_update,
+    "ScatterNDUpdate-3": scatter_nd_update_3,
+    "ScatterNDUpdate-15": scatter_nd_update_15,
 }

@@ -1,4 +1,109 @@
-"""Normalization ops (kernels)."""
+"""Normalization kernels: reductions in f32 for the narrow float types (f64 for f64), the result
+rounded once to the data's type, as OpenVINO's CPU plugin computes them."""
 from __future__ import annotations
 
-KERNELS = {}
+import numpy as np
+
+from ...types import element_type
+
+
+def _ct(dtype) -> np.dtype:
+    return np.dtype(np.float64 if element_type(dtype).name == "f64" else np.float32)
+
+
+def _channel(v, ndim):
+    """A [C] vector shaped to broadcast along axis 1 of a rank-ndim tensor."""
+    return v.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+# --- BatchNormInference ---------------------------------------------------------------------------
+def _batch_norm(data, gamma, beta, mean, variance, epsilon):
+    ct = _ct(data.dtype)
+    g, b, m, v = (_channel(a.astype(ct), data.ndim) for a in (gamma, beta, mean, variance))
+    out = g * (data.astype(ct) - m) / np.sqrt(v + ct.type(epsilon)) + b
+    return out.astype(data.dtype)
+
+
+def batch_norm_inference_1(gamma, beta, data, mean, variance, *, epsilon):
+    return _batch_norm(data, gamma, beta, mean, variance, epsilon)
+
+
+def batch_norm_inference_5(data, gamma, beta, mean, variance, *, epsilon):
+    return _batch_norm(data, gamma, beta, mean, variance, epsilon)
+
+
+# --- MVN ------------------------------------------------------------------------------------------
+def _mvn(data, axes, normalize_variance, eps, inside):
+    ct = _ct(data.dtype)
+    x = data.astype(ct)
+    axes = tuple(sorted({a % data.ndim for a in axes})) if data.ndim else ()
+    centered = x - x.mean(axis=axes, keepdims=True) if x.size else x
+    if normalize_variance and x.size:
+        var = (centered * centered).mean(axis=axes, keepdims=True)
+        eps = ct.type(eps)
+        centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
+    return centered.astype(data.dtype)
+
+
+def mvn_1(data, *, eps, across_channels, normalize_variance, reduction_axes):
+    axes = reduction_axes or tuple(range(1 if across_channels else 2, data.ndim))
+    return _mvn(data, axes, normalize_variance, eps, inside=True)
+
+
+def mvn_6(data, axes, *, normalize_variance, eps, eps_mode):
+    return _mvn(data, [int(a) for a in np.asarray(axes).reshape(-1)], normalize_variance, eps,
+                inside=eps_mode == "inside_sqrt")
+
+
+# --- NormalizeL2 / GRN ----------------------------------------------------------------------------
+def normalize_l2(data, axes, *, eps, eps_mode):
+    ct = _ct(data.dtype)
+    x = data.astype(ct)
+    axes = tuple(sorted({int(a) % data.ndim for a in np.asarray(axes).reshape(-1)})) if data.ndim else ()
+    sq = (x * x).sum(axis=axes, keepdims=True)
+    eps = ct.type(eps)
+    return (x / np.sqrt(sq + eps if eps_mode == "add" else np.maximum(sq, eps))).astype(data.dtype)
+
+
+def grn(data, *, bias):
+    ct = _ct(data.dtype)
+    x = data.astype(ct)
+    return (x / np.sqrt((x * x).sum(axis=1, keepdims=True) + ct.type(bias))).astype(data.dtype)
+
+
+# --- GroupNormalization ---------------------------------------------------------------------------
+def group_normalization(data, scale, bias, *, num_groups, epsilon):
+    ct = _ct(data.dtype)
+    n, c = data.shape[:2]
+    x = data.astype(ct).reshape((n, num_groups, -1))          # [N, G, C/G * spatial]
+    if x.size:
+        mean = x.mean(axis=2, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=2, keepdims=True)
+        x = (x - mean) / np.sqrt(var + ct.type(epsilon))
+    y = x.reshape(data.shape)
+    return (y * _channel(scale.astype(ct), data.ndim) + _channel(bias.astype(ct), data.ndim)).astype(data.dtype)
+
+
+# --- LRN ------------------------------------------------------------------------------------------
+def lrn(data, axes, *, alpha, beta, bias, size):
+    """The sum of squares over a box of side `size` centered on each element along `axes` (clipped at
+    the edges): one cumulative sum per axis, differenced at the box ends."""
+    ct = _ct(data.dtype)
+    x = data.astype(ct)
+    axes = sorted({int(a) % data.ndim for a in np.asarray(axes).reshape(-1)}) if data.ndim else []
+    sq = x * x
+    half = (size - 1) // 2
+    for a in axes:
+        length = sq.shape[a]
+        csum = np.concatenate([np.zeros_like(np.take(sq, [0], axis=a)), np.cumsum(sq, axis=a)], axis=a) \
+            if length else sq
+        i = np.arange(length)
+        lo, hi = np.maximum(i - half, 0), np.minimum(i + half + 1, length)
+        sq = np.take(csum, hi, axis=a) - np.take(csum, lo, axis=a)
+    scale = ct.type(alpha) / ct.type(float(size) ** len(axes))
+    return (x / (ct.type(bias) + scale * sq) ** ct.type(beta)).astype(data.dtype)
+
+
+KERNELS = {"BatchNormInference-1": batch_norm_inference_1, "BatchNormInference-5": batch_norm_inference_5,
+           "MVN-1": mvn_1, "MVN-6": mvn_6, "NormalizeL2-1": normalize_l2, "GRN-1": grn,
+           "GroupNormalization-12": group_normalization, "LRN-1": lrn}

@@ -212,23 +212,27 @@ def adaptive_avg_pool(data, output_shape):
 
 
 def adaptive_max_pool(data, output_shape, *, index_element_type):
+    """Max over each bin in row-major order, as OpenVINO scans it: the bin's first element, then each
+    strictly greater one (ties keep the first; a NaN is kept only when it comes first)."""
     x = data.astype(_compute_dtype(data.dtype))
-    flat = np.zeros(x.shape, np.int64)               # flat spatial index of each value's position
-    stride = 1
-    n = data.ndim - 2
-    sizes = [int(v) for v in output_shape]
-    for a in reversed(range(n)):                     # a box max is a max per axis in turn; ties: first
-        axis = 2 + a
-        idx, _, _ = _bins(data.shape[axis], sizes[a])
-        g = np.moveaxis(np.take(x, idx, axis=axis), (axis, axis + 1), (-2, -1))
-        f = np.moveaxis(np.take(flat, idx, axis=axis), (axis, axis + 1), (-2, -1))
-        key = np.where(np.isnan(g), np.inf, g)       # a NaN wins (it propagates)
-        pick = np.argmax(key, axis=-1)[..., None]
-        coord = np.take_along_axis(np.broadcast_to(idx, g.shape), pick, -1)[..., 0]
-        x = np.moveaxis(np.take_along_axis(g, pick, -1)[..., 0], -1, axis)
-        flat = np.moveaxis(np.take_along_axis(f, pick, -1)[..., 0] + coord * stride, -1, axis)
-        stride *= data.shape[axis]
-    return x.astype(data.dtype), flat.astype(element_type(index_element_type).dtype)
+    sizes = data.shape[2:]
+    bins = [_bins(size, int(o))[0] for size, o in zip(sizes, output_shape)]     # [o, width] per axis
+    n = len(bins)
+    best = flat = None
+    for tap in np.ndindex(*(b.shape[1] for b in bins)):
+        coords = [b[:, t].reshape((-1,) + (1,) * (n - 1 - i)) for i, (b, t) in enumerate(zip(bins, tap))]
+        view = x[(slice(None), slice(None)) + np.ix_(*(b[:, t] for b, t in zip(bins, tap)))]
+        where = np.zeros(view.shape[2:], np.int64)
+        for size, c in zip(sizes, coords):
+            where = where * size + c
+        where = np.broadcast_to(where, view.shape)
+        if best is None:
+            best, flat = view.copy(), where.copy()
+            continue
+        better = view > best
+        np.copyto(best, view, where=better)
+        np.copyto(flat, where, where=better)
+    return best.astype(data.dtype), flat.astype(element_type(index_element_type).dtype)
 
 
 KERNELS = {"MaxPool-1": max_pool_1, "MaxPool-8": max_pool_8, "MaxPool-14": max_pool_14,

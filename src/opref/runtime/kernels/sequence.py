@@ -27,8 +27,9 @@ def _activation(name, clip):
 
 
 def _matmul_t(x, w):
-    """x [..., n, k] times w [..., g, k] transposed -> [..., n, g]."""
-    return np.matmul(x, np.swapaxes(w, -1, -2))
+    """x [..., n, k] times w [..., g, k] transposed -> [..., n, g] (inf * 0 gives NaN, quietly)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.matmul(x, np.swapaxes(w, -1, -2))
 
 
 # --- cells: x [..., N, I], states [..., N, H], W [..., G*H, I], R [..., G*H, H], B [..., G*H] ---------------

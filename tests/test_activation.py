@@ -1,0 +1,60 @@
+"""Activation checks the generic runners cannot express: parameter values the CPU plugin mishandles
+(checked against the spec's formula, computed here), hand-computed values, and properties."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import opref
+
+X = np.array([-4.0, -1.0, -0.25, 0.0, 0.3, 1.0, 2.5, 7.0], np.float32)
+
+
+@pytest.mark.parametrize("alpha,beta", [(0.0, 0.5), (0.0, 2.0), (1.0, 0.0), (0.5, 0.0), (0.0, 0.0)])
+def test_hard_sigmoid_zero_parameters_follow_the_formula(alpha, beta):
+    # OpenVINO's CPU plugin reads alpha = 0 / beta = 0 as unset (0.2 / 0.5); the spec's formula does not
+    want = [max(0.0, min(1.0, alpha * float(v) + beta)) for v in X]
+    got = opref.run_op("HardSigmoid-1", [X, np.float32(alpha), np.float32(beta)])[0]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_gelu_erf_and_tanh_by_hand():
+    want_erf = [0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in X.tolist()]
+    want_tanh = [0.5 * v * (1 + math.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v ** 3))) for v in X.tolist()]
+    np.testing.assert_allclose(opref.run_op("Gelu-7", [X], {"approximation_mode": "erf"})[0], want_erf, rtol=1e-6,
+                               atol=1e-7)
+    np.testing.assert_allclose(opref.run_op("Gelu-2", [X])[0], want_erf, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(opref.run_op("Gelu-7", [X], {"approximation_mode": "tanh"})[0], want_tanh,
+                               rtol=1e-6, atol=1e-7)
+
+
+def test_clamp_integer_bounds_round_inwards():
+    x = np.arange(-5, 6, dtype=np.int32)
+    got = opref.run_op("Clamp-1", [x], {"min": -2.5, "max": 3.7})[0]
+    assert got.tolist() == [-2, -2, -2, -2, -1, 0, 1, 2, 3, 3, 3]
+
+
+def test_softmax_rows_sum_to_one_and_log_softmax_is_its_log():
+    x = np.random.default_rng(0).standard_normal((3, 4, 5)).astype(np.float32) * 20
+    for axis in (0, 1, 2, -1):
+        s = opref.run_op("Softmax-8", [x], {"axis": axis})[0]
+        np.testing.assert_allclose(s.sum(axis=axis), 1.0, rtol=1e-5)
+        ls = opref.run_op("LogSoftmax-5", [x], {"axis": axis})[0]
+        np.testing.assert_allclose(np.exp(ls), s, rtol=1e-4, atol=1e-7)
+
+
+def test_prelu_per_channel_versus_trailing_axis():
+    x = -np.ones((1, 3, 3), np.float32)
+    slope = np.array([1.0, 2.0, 3.0], np.float32)
+    # rank-1 slope as long as dimension 1: per channel (not along the last axis, as numpy would)
+    assert opref.run_op("PRelu-1", [x, slope])[0][0, :, 0].tolist() == [-1.0, -2.0, -3.0]
+    y = -np.ones((1, 2, 3), np.float32)
+    assert opref.run_op("PRelu-1", [y, slope])[0][0, 0].tolist() == [-1.0, -2.0, -3.0]
+
+
+def test_swish_default_beta_is_one():
+    np.testing.assert_array_equal(opref.run_op("Swish-4", [X])[0], opref.run_op("Swish-4", [X, np.float32(1)])[0])
+    want = [v / (1 + math.exp(-v)) for v in X.tolist()]
+    np.testing.assert_allclose(opref.run_op("Swish-4", [X])[0], want, rtol=1e-6, atol=1e-7)
