@@ -124,7 +124,30 @@ def _depthwise(input, filter, strides, padding, data_format, dilations):
 
 TF_FUNCTIONS = {"DepthwiseConv2dNative": _depthwise}
 
-TF_EQUIVALENTS = {"SpaceToBatch-2": _space_to_batch, "BatchToSpace-2": _batch_to_space}
+def tf_lstm_cell_1(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size, activations,
+                   activations_alpha, activations_beta, clip, input_forget, weights_format):
+    """OpenVINO's LSTMCell-1 through tf.raw_ops.LSTMBlockCell (default activations, no clip): gates taken
+    from `weights_format` into TensorFlow's i, c, f, o; input_forget (i = 1 - f) as i = sigmoid(-z_f)."""
+    tf = _tf()
+    assert tuple(activations) == ("sigmoid", "tanh", "tanh") and clip == 0
+    f32 = lambda a: np.asarray(a, np.float32)  # noqa: E731
+    b = np.zeros(W.shape[0], np.float32) if B is None else f32(B)
+    gates = {g: (blk_w, blk_r, blk_b) for g, blk_w, blk_r, blk_b in
+             zip(weights_format, np.split(f32(W), 4), np.split(f32(R), 4), np.split(b, 4))}
+    p = np.zeros((3, R.shape[-1]), np.float32) if P is None else f32(P).reshape(3, -1)   # f, i, o
+    pf, pi, po = p
+    if input_forget:
+        gates["i"] = tuple(-a for a in gates["f"])
+        pi = -pf
+    w = np.concatenate([np.concatenate([gates[g][0], gates[g][1]], axis=1) for g in "icfo"]).T
+    bias = np.concatenate([gates[g][2] for g in "icfo"])
+    out = tf.raw_ops.LSTMBlockCell(x=f32(X), cs_prev=f32(initial_cell_state), h_prev=f32(initial_hidden_state), w=w,
+                                   wci=pi, wcf=pf, wco=po, b=bias, forget_bias=0.0, cell_clip=-1.0, use_peephole=True)
+    return [np.asarray(out[6]), np.asarray(out[1])]      # h, cs
+
+
+TF_EQUIVALENTS = {"SpaceToBatch-2": _space_to_batch, "BatchToSpace-2": _batch_to_space,
+                  "LSTMCell-1": tf_lstm_cell_1}
 
 
 def tf_run(op, inputs, attrs=None):
@@ -149,4 +172,6 @@ def tf_run(op, inputs, attrs=None):
         out = back(np.asarray(out))
     else:
         out = TF_EQUIVALENTS[op](*arrays, **attrs)
+        if isinstance(out, list):
+            return [np.asarray(o) for o in out]
     return [np.asarray(out)]

@@ -11,45 +11,15 @@ import opref
 from opref.conformance.cases import all_cases
 
 
-def tf_lstm_cell_1(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size, activations,
-                   activations_alpha, activations_beta, clip, input_forget, weights_format):
-    """OpenVINO's LSTMCell-1 through tf.raw_ops.LSTMBlockCell (default activations, no clip): gates taken
-    from `weights_format` into TensorFlow's i, c, f, o; input_forget (i = 1 - f) as i = sigmoid(-z_f)."""
-    import tensorflow as tf
-    assert tuple(activations) == ("sigmoid", "tanh", "tanh") and clip == 0
-    f32 = lambda a: np.asarray(a, np.float32)  # noqa: E731
-    b = np.zeros(W.shape[0], np.float32) if B is None else f32(B)
-    gates = {g: (blk_w, blk_r, blk_b) for g, blk_w, blk_r, blk_b in
-             zip(weights_format, np.split(f32(W), 4), np.split(f32(R), 4), np.split(b, 4))}
-    p = np.zeros((3, R.shape[-1]), np.float32) if P is None else f32(P).reshape(3, -1)   # f, i, o
-    pf, pi, po = p
-    if input_forget:
-        gates["i"] = tuple(-a for a in gates["f"])
-        pi = -pf
-    w = np.concatenate([np.concatenate([gates[g][0], gates[g][1]], axis=1) for g in "icfo"]).T
-    bias = np.concatenate([gates[g][2] for g in "icfo"])
-    out = tf.raw_ops.LSTMBlockCell(x=f32(X), cs_prev=f32(initial_cell_state), h_prev=f32(initial_hidden_state), w=w,
-                                   wci=pi, wcf=pf, wco=po, b=bias, forget_bias=0.0, cell_clip=-1.0, use_peephole=True)
-    return [np.asarray(out[6]), np.asarray(out[1])]      # h, cs
-
-
 TF_CASES = [c for c in all_cases() if c.op == "LSTMCell-1" and c.oracle == "tensorflow"]
 
 
 def test_there_are_tensorflow_cases():
+    """LSTMCell-1's peepholes, input_forget and weights_format are checked against TensorFlow by the
+    generic runner (tests/oracles.py: TF_EQUIVALENTS)."""
     assert len(TF_CASES) >= 30
     assert any(len(c.inputs) == 7 for c in TF_CASES) and any(c.attrs.get("input_forget") for c in TF_CASES)
     assert {c.attrs.get("weights_format", "fico") for c in TF_CASES} >= {"icof", "ifco", "ifoc", "iofc"}
-
-
-@pytest.mark.parametrize("case", TF_CASES, ids=lambda c: c.name)
-def test_lstm_cell_1_matches_tensorflow(case):
-    ours = opref.run_op(case.op, case.inputs, case.attrs)
-    attrs = opref.get_schema(case.op).bind_attrs(case.attrs)
-    theirs = tf_lstm_cell_1(*case.inputs, **attrs)
-    tol = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-5, np.dtype(np.float16): 3e-3}.get(ours[0].dtype, 2e-2)
-    for o, t in zip(ours, theirs):
-        np.testing.assert_allclose(o.astype(np.float64), t.astype(o.dtype).astype(np.float64), rtol=tol, atol=tol)
 
 
 def _log_softmax(x):

@@ -20,10 +20,12 @@ def _kind(x) -> str:
 
 
 def _float(x, f64_ok=True):
+    x = np.asarray(x)
     return x if x.dtype == np.float32 or (f64_ok and x.dtype == np.float64) else x.astype(np.float32)
 
 
 def _int(x):
+    x = np.asarray(x)
     if x.dtype == np.uint64 and x.size and x.max() >= 2**63:
         return None
     return x.astype(np.int64)
@@ -35,6 +37,8 @@ def _widen(xs, f64_ok=True, ints=True):
         return [_float(x, f64_ok) for x in xs]
     if not ints:
         return None
+    if any(np.asarray(x).size and np.abs(np.asarray(x).astype(np.float64)).max() >= 2**31 for x in xs):
+        return None    # onnxruntime 1.31's int64 Sign/Min/Max/Mod truncate to 32 bits (Sign(2^32 - 2) = -1)
     out = [_int(x) for x in xs]
     return None if any(x is None for x in out) else out
 

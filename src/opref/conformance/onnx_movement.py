@@ -205,7 +205,41 @@ def _gather_nd_8(inputs, attrs):
     return OnnxOp("GatherND", [_ort(data), indices.astype(np.int64)], {"batch_dims": attrs["batch_dims"]})
 
 
+_ONNX_REDUCTION = {"none": "none", "sum": "add", "prod": "mul", "min": "min", "max": "max"}
+
+
+def _scatter_nd(inputs, attrs):
+    data, indices, updates = inputs
+    reduction = _ONNX_REDUCTION.get(attrs.get("reduction", "none"))   # ONNX ScatterND has no "sub"
+    et = element_type(np.asarray(data))
+    if reduction is None or not _movable(data) or (reduction != "none" and (et.name == "boolean" or not et.is_float)):
+        return None     # (onnxruntime reduces floats only)
+    k = indices.shape[-1]
+    idx = indices.astype(np.int64)
+    idx = np.where(idx < 0, idx + np.array(data.shape[:k], np.int64), idx)
+    x, u = _ort(data), _ort(updates)
+    if reduction != "none" and x.dtype == np.float16:    # onnxruntime reduces f16 nowhere: widened
+        x, u = x.astype(np.float32), u.astype(np.float32)
+    return OnnxOp("ScatterND", [x, idx, u], {"reduction": reduction})
+
+
+def _scatter_elements(inputs, attrs):
+    data, indices, updates, axis = inputs
+    reduction = _ONNX_REDUCTION.get(attrs.get("reduction", "none"))   # ONNX has no "mean"
+    et = element_type(np.asarray(data))
+    if reduction is None or not attrs.get("use_init_val", True) or not _movable(data) \
+            or (reduction != "none" and not et.is_float):
+        return None
+    x, u = _ort(data), _ort(updates)
+    if reduction != "none" and x.dtype == np.float16:
+        x, u = x.astype(np.float32), u.astype(np.float32)
+    return OnnxOp("ScatterElements", [x, indices.astype(np.int64), u],
+                  {"axis": int(np.asarray(axis).reshape(-1)[0]), "reduction": reduction})
+
+
 EXPORTS.update({
+    "ScatterElementsUpdate-3": _scatter_elements, "ScatterElementsUpdate-12": _scatter_elements,
+    "ScatterNDUpdate-3": _scatter_nd, "ScatterNDUpdate-15": _scatter_nd,
     "GatherElements-6": _gather_elements, "GatherND-5": _gather_nd, "GatherND-8": _gather_nd_8,
     "Concat-1": _concat, "Split-1": _split, "VariadicSplit-1": _variadic_split,
     "Gather-1": _gather, "Gather-7": _gather, "Gather-8": _gather, "Tile-1": _tile,

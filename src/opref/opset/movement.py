@@ -16,7 +16,7 @@ from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import ALL, IDX, NUMERIC_BYTES
 from .families import broadcast_shapes
 from .helpers import check, check_1d, divide, ints_of, product, rank_of
-from .schema import INT, INTS, STRING, Attr, OpSchema, Port
+from .schema import BOOL, INT, INTS, STRING, Attr, OpSchema, Port
 
 T_INT = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 
@@ -1112,7 +1112,173 @@ SCATTER_ND_UPDATE_15 = _scatter_nd_schema(
           doc="how an update combines with the value it lands on (boolean: sum is or, sub xor, prod and)"),),
     "ScatterNDUpdate whose updates may combine with the data (sum, sub, prod, min, max).")
 
+
+# --- ScatterElementsUpdate-3 / ScatterElementsUpdate-12 ------------------------------------------------------
+ELEMENTS_REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
+
+
+def _scatter_elements(op, data, indices, updates, axis, reduction):
+    _scalar_like(op, "axis", axis)
+    if reduction != "none":
+        check(data.element_type not in NOT_REDUCIBLE, op, f"reduction {reduction!r} needs numeric data of at least "
+              f"a byte, got {data.element_type}")
+    check(not (reduction == "mean" and data.element_type == "boolean"), op, "reduction 'mean' has no boolean version")
+    ds, is_, us = data.shape, indices.shape, updates.shape
+    if ds.rank_is_static and is_.rank_is_static:
+        check(len(ds) == len(is_), op, f"indices {is_} must have the rank of data {ds}")
+    check(is_.compatible(us), op, f"updates {us} must have the shape of indices {is_}")
+    a = ints_of(axis)
+    if a is not None and ds.rank_is_static:
+        normalize_axis(op, "axis", a[0], len(ds))
+    return ds
+
+
+def scatter_elements_update_3_shape(data, indices, updates, axis):
+    return _scatter_elements("ScatterElementsUpdate-3", data, indices, updates, axis, "none")
+
+
+def scatter_elements_update_12_shape(data, indices, updates, axis, *, reduction, use_init_val):
+    return _scatter_elements("ScatterElementsUpdate-12", data, indices, updates, axis, reduction)
+
+
+def _scatter_elements_schema(version, shape, attrs, doc):
+    return OpSchema(
+        "ScatterElementsUpdate", version, category="movement",
+        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T"),
+                Port("axis", "T_AXIS", const=True)),
+        outputs=(Port("output", "T"),), attributes=attrs,
+        type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT}, shape=shape, doc=doc)
+
+
+SCATTER_ELEMENTS_UPDATE_3 = _scatter_elements_schema(
+    3, scatter_elements_update_3_shape, (),
+    "A copy of data where data[..., indices[i, j, k], ...] (indices on axis) = updates[i, j, k].")
+SCATTER_ELEMENTS_UPDATE_12 = _scatter_elements_schema(
+    12, scatter_elements_update_12_shape,
+    (Attr("reduction", STRING, "none", allowed=ELEMENTS_REDUCTIONS,
+          doc="how updates combine with what they land on; mean of integers rounds down"),
+     Attr("use_init_val", BOOL, True, doc="whether the data values take part in the reduction")),
+    "ScatterElementsUpdate whose updates may combine (sum, prod, min, max, mean), with or without the data.")
+
+
+# --- Roll-7 / Reverse-1 / ShuffleChannels-1 / ReverseSequence-1 -------------------------------------------------
+def roll_shape(data, shift, axes):
+    op = "Roll-7"
+    for name, info in (("shift", shift), ("axes", axes)):
+        check(not info.shape.rank_is_static or len(info.shape) <= 1, op,
+              f"input {name!r} must be a scalar or 1-D, got shape {info.shape}")
+    ss, as_ = shift.shape, axes.shape
+    if ss.rank_is_static and len(ss) == 1 and as_.rank_is_static and len(as_) == 1:
+        check(ss[0].compatible(as_[0]), op, f"shift {ss} and axes {as_} must have the same number of elements")
+    a = ints_of(axes)
+    if a is not None and data.shape.rank_is_static:
+        for v in a:
+            normalize_axis(op, "axes value", v, len(data.shape))
+    return data.shape
+
+
+ROLL_7 = OpSchema(
+    "Roll", 7, category="movement",
+    inputs=(Port("data", "T"), Port("shift", "T_SHIFT"), Port("axes", "T_AXES", const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_SHIFT": IDX, "T_AXES": IDX},
+    shape=roll_shape,
+    doc="Rolls data along axes by shift elements (a scalar shift applies to every axis; repeated axes add up).",
+)
+
+
+def reverse_shape(data, reverse_axes, *, mode):
+    op = "Reverse-1"
+    check_1d(op, "reverse_axes", reverse_axes)
+    if mode == "mask":
+        check(reverse_axes.element_type == "boolean", op, f"mode 'mask' needs a boolean reverse_axes, got "
+              f"{reverse_axes.element_type}")
+    else:
+        check(reverse_axes.element_type in T_INT, op, f"mode 'index' needs integer reverse_axes, got "
+              f"{reverse_axes.element_type}")
+    shape = data.shape
+    if shape.rank_is_static:
+        n = rank_of(reverse_axes)
+        if mode == "mask":
+            check(n is None or n == len(shape), op, f"mode 'mask' needs {len(shape)} mask values (the rank of "
+                  f"data), got {n}")
+        else:
+            a = ints_of(reverse_axes)
+            if a is not None:
+                check(all(0 <= v < len(shape) for v in a), op, f"reverse_axes {list(a)} must be in [0, "
+                      f"{len(shape) - 1}] for data {shape}")
+    return shape
+
+
+REVERSE_1 = OpSchema(
+    "Reverse", 1, category="movement",
+    inputs=(Port("data", "T"), Port("reverse_axes", "T_AXES", const=True)),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("mode", STRING, allowed=("index", "mask"),
+                     doc="index: reverse_axes lists axes; mask: a boolean per axis"),),
+    type_constraints={"T": ALL, "T_AXES": T_INT + ("boolean",)},
+    shape=reverse_shape,
+    doc="Reverses data along the given axes.",
+)
+
+
+def shuffle_channels_shape(data, *, axis, group):
+    op = "ShuffleChannels-1"
+    check(group >= 1, op, f"group must be >= 1, got {group}")
+    shape = data.shape
+    if not shape.rank_is_static:
+        return shape
+    check(len(shape) >= 1, op, f"data must have rank >= 1, got {shape}")
+    ax = normalize_axis(op, "axis", axis, len(shape))
+    d = shape[ax]
+    check(not d.is_static or d.lo % group == 0, op, f"data dimension {ax} ({d}) must be a multiple of group ({group})")
+    return shape
+
+
+SHUFFLE_CHANNELS_1 = OpSchema(
+    "ShuffleChannels", 1, category="movement",
+    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    attributes=(Attr("axis", INT, 1, doc="the channel axis; negative counts from the end"),
+                Attr("group", INT, 1, doc="number of groups the channels are split into")),
+    type_constraints={"T": ALL},
+    shape=shuffle_channels_shape,
+    doc="Splits the channels into group groups and interleaves them: [group, C/group] -> [C/group, group].",
+)
+
+
+def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
+    op = "ReverseSequence-1"
+    check_1d(op, "seq_lengths", seq_lengths)
+    shape = data.shape
+    if not shape.rank_is_static:     # (OpenVINO cannot place a negative axis without the rank)
+        check(batch_axis >= 0 and seq_axis >= 0, op, f"negative batch_axis ({batch_axis}) or seq_axis ({seq_axis}) "
+              f"needs data of known rank, got {shape}")
+        return shape
+    check(len(shape) >= 2, op, f"data must have rank >= 2, got {shape}")
+    b = normalize_axis(op, "batch_axis", batch_axis, len(shape))
+    normalize_axis(op, "seq_axis", seq_axis, len(shape))
+    out = list(shape)
+    if seq_lengths.shape.rank_is_static:
+        m = shape[b].merge(seq_lengths.shape[0])
+        check(m is not None, op, f"seq_lengths has {seq_lengths.shape[0]} elements, data dimension {b} (batch_axis) "
+              f"is {shape[b]}")
+        out[b] = m
+    return PartialShape(out)
+
+
+REVERSE_SEQUENCE_1 = OpSchema(
+    "ReverseSequence", 1, category="movement",
+    inputs=(Port("data", "T"), Port("seq_lengths", "T_IND")),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("batch_axis", INT, 0, doc="the axis seq_lengths runs along"),
+                Attr("seq_axis", INT, 1, doc="the axis whose first seq_lengths[b] elements are reversed")),
+    type_constraints={"T": ALL, "T_IND": T_INT},
+    shape=reverse_sequence_shape,
+    doc="Reverses the first seq_lengths[b] elements along seq_axis, for every batch b.",
+)
+
 OPS = (SPACE_TO_BATCH_2, BATCH_TO_SPACE_2, DEPTH_TO_SPACE_1, SPACE_TO_DEPTH_1, COL2IM_15, TRANSPOSE_1,
        CONCAT_1, SPLIT_1, VARIADIC_SPLIT_1, GATHER_1, GATHER_7, GATHER_8, TILE_1, PAD_1, PAD_12,
        BROADCAST_1, BROADCAST_3, STRIDED_SLICE_1, SLICE_8, GATHER_ELEMENTS_6, GATHER_ND_5, GATHER_ND_8,
-       SCATTER_UPDATE_3, SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15)
+       SCATTER_UPDATE_3, SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15, SCATTER_ELEMENTS_UPDATE_3,
+       SCATTER_ELEMENTS_UPDATE_12, ROLL_7, REVERSE_1, SHUFFLE_CHANNELS_1, REVERSE_SEQUENCE_1)

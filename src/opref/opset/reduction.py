@@ -2,8 +2,8 @@
 ReduceLogicalAnd, ReduceLogicalOr (schemas and shape rules).
 
 All share one shape rule (OpenVINO's reduce_shape_inference): `axes` is a scalar or 1-D constant of
-axes in [-r, r-1] (repeats allowed, each axis reduced once); an empty `axes` is the identity;
-keep_dims keeps reduced axes as 1. With `axes` unknown, keep_dims keeps the rank; otherwise one
+axes in [-r, r-1] (repeats allowed, each axis reduced once); keep_dims keeps reduced axes as 1 (an empty `axes` reduces each element alone: the identity for
+Sum/Mean/Max/Min/Prod, |x| for L1/L2, as OpenVINO computes). With `axes` unknown, keep_dims keeps the rank; otherwise one
 known axis (scalar or 1-element axes) removes one dimension, and more leave the rank unknown."""
 from __future__ import annotations
 
@@ -34,6 +34,10 @@ def _reduce_rule(op: str):
         if not shape.rank_is_static:
             return PartialShape.dynamic()
         rank = len(shape)
+        if rank == 0:                  # a scalar stays a scalar (OpenVINO accepts axis 0 or -1 for it)
+            if values is not None:
+                normalize_axes(op, values, 0)
+            return PartialShape([])
         if values is None:
             if keep_dims:
                 return PartialShape.dynamic(rank)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import FLOAT, IDX
 from .helpers import check, fail
-from .schema import BOOL, ELEMENT_TYPE, FLOAT as FLOAT_KIND, FLOATS, INT, STRING, STRINGS, REQUIRED, Attr, OpSchema, Port
+from .schema import BOOL, ELEMENT_TYPE, FLOATS, INT, REQUIRED, STRING, STRINGS, Attr, OpSchema, Port
+from .schema import FLOAT as FLOAT_KIND
 
 # "any supported integer type" for sequence lengths (sub-byte types hold no lengths worth having)
 T_LEN = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")

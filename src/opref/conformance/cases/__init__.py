@@ -41,7 +41,8 @@ class ShapeCase:
     inputs: tuple                      # TensorInfo (value optional) per input port
     attrs: dict = field(default_factory=dict)
     openvino: str | None = None        # why OpenVINO's shape inference is not followed here (spec wins)
-    expected: str | None = None        # with `openvino`: the spec's output shape; None: the spec rejects
+    expected: str | tuple | None = None   # with `openvino`: the spec's output shape (one for every output, or
+                                          # a tuple of one per output); None: the spec rejects
 
     @property
     def name(self) -> str:

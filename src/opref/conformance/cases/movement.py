@@ -9,10 +9,10 @@ import itertools
 import numpy as np
 
 from ...shapes import PartialShape
-from ...opset.movement import NOT_REDUCIBLE, PAD_MODES, SCATTER_REDUCTIONS
+from ...opset.movement import ELEMENTS_REDUCTIONS, NOT_REDUCIBLE, PAD_MODES, SCATTER_REDUCTIONS
 from ...types import ALL, NUMERIC_BYTES, element_type_of
 from . import Case, ShapeCase, info
-from ._gen import array, ints_array, loosen, rng_for
+from ._gen import WORDS, array, ints_array, loosen, rng_for
 
 T_INT = ("i32", "i64", "i8", "i16", "u8", "u16", "u32", "u64")
 N = 220  # sampled value cases per op
@@ -230,7 +230,9 @@ def _idx_type(i, values, types=T_INT):
 
 
 STRING_CPU_OPS = ("Split-1", "VariadicSplit-1", "Tile-1", "Broadcast-1", "Broadcast-3", "StridedSlice-1", "Slice-8",
-                  "GatherElements-6", "GatherND-5", "GatherND-8")
+                  "GatherElements-6", "GatherND-5", "GatherND-8", "ScatterUpdate-3", "ScatterNDUpdate-3",
+                  "ScatterNDUpdate-15", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12", "Roll-7", "Reverse-1",
+                  "ShuffleChannels-1", "ReverseSequence-1")
 EMPTY_REPEATS_CPU = ("the CPU plugin returns uninitialised memory for a Tile with empty repeats; OpenVINO's "
                      "reference evaluate is asked (the data as i32 codes: it crashes on nf4)")
 
@@ -279,11 +281,22 @@ ZERO_BIDIRECTIONAL_CPU = ("the CPU plugin broadcasts a target dimension 0 agains
 SCALAR_BROADCAST_CPU = "the CPU plugin crashes broadcasting to a scalar; OpenVINO's reference evaluate is asked"
 
 
+MEAN_CPU = ("the CPU plugin rounds integer means toward zero; the spec (and OpenVINO's reference evaluate, which "
+            "is asked) rounds down")
+
+
+REVERSE_4BIT_CPU = "the CPU plugin mispacks 4-bit data in Reverse; asked with the data as i32 codes"
+ROLL_SCALAR_CPU = ("the CPU plugin rejects a scalar shift with several axes (the spec applies it to each); "
+                   "OpenVINO's reference evaluate is asked (the data as i32 codes, i64 shift and axes)")
+
+
 def _mcase(op, id, inputs, attrs=None):
     """A value case, routed where OpenVINO's CPU plugin is not a faithful oracle for it."""
     why, cast, oracle = [], {}, "openvino"
     if element_type_of(inputs[0]) == "string" and op in STRING_CPU_OPS:
         why, cast = [STRING_CPU], {0: "codes"}
+        if op.startswith("Scatter"):     # updates share the data's vocabulary (see _shared_words)
+            cast = {0: "codes", 2: "codes"}
     if op == "Tile-1" and inputs[1].size == 0:
         why, cast, oracle = why + [EMPTY_REPEATS_CPU], {0: "codes"}, "reference"
     if op.startswith("Broadcast-"):
@@ -295,6 +308,13 @@ def _mcase(op, id, inputs, attrs=None):
             why, oracle = why + [SCALAR_BROADCAST_CPU], "reference"
         elif (attrs or {}).get("mode") == "bidirectional" and 0 in inputs[1]:
             why, oracle = why + [ZERO_BIDIRECTIONAL_CPU], "reference"
+    if op == "ScatterElementsUpdate-12" and (attrs or {}).get("reduction") == "mean" \
+            and element_type_of(inputs[0]) in SIGNED_IDX:     # (unsigned means never round differently)
+        why, oracle = why + [MEAN_CPU], "reference"
+    if op == "Reverse-1" and element_type_of(inputs[0]) in ("i4", "u4"):
+        why, cast = why + [REVERSE_4BIT_CPU], {0: "codes"}
+    if op == "Roll-7" and inputs[1].ndim == 0 and inputs[2].size > 1:
+        why, cast, oracle = why + [ROLL_SCALAR_CPU], {0: "codes", 1: "i64", 2: "i64"}, "reference"
     if op.startswith("Gather-") and _gather_degenerate(inputs, attrs or {}):
         why, cast, oracle = why + [GATHER_BATCH_CPU], {0: "codes", 1: "i64"}, "reference"
     elif op.startswith("Gather-") and inputs[1].size == 0:
@@ -607,6 +627,19 @@ def _gather_nd(op):
     return out
 
 
+def _shared_words(rng, *shapes):
+    """String tensors over one vocabulary that each of them uses in full, so that the CPU oracle's
+    per-input codes (1 + index among the input's distinct values) mean the same word in all."""
+    k = min([2] + [int(np.prod(s)) for s in shapes])
+    words = WORDS[rng.permutation(len(WORDS))[:max(k, 1)]]
+    out = []
+    for s in shapes:
+        n = int(np.prod(s))
+        pick = np.concatenate([np.arange(k), rng.integers(0, max(k, 1), max(n - k, 0))]) if n else np.zeros(0, int)
+        out.append(words[rng.permutation(pick)].reshape(s))
+    return out
+
+
 def _scatter_update():
     op = "ScatterUpdate-3"
     rng = rng_for(op)
@@ -617,15 +650,17 @@ def _scatter_update():
         shape = [int(rng.integers(1, 4)) for _ in range(rank)]
         ax = int(rng.integers(-rank, rank))
         n = shape[ax]
-        irank = int(rng.integers(0, 3))
+        irank = int(rng.integers(1, 3))         # (scalar indices: neither the CPU plugin nor the reference runs them)
         ishape = [int(rng.integers(1, 3)) for _ in range(irank)]
         while int(np.prod(ishape)) > n:          # distinct indices (duplicates have no defined order)
-            ishape = ishape[1:] if len(ishape) > 1 else [] if n >= 1 else [0]
+            ishape = ishape[1:] if len(ishape) > 1 else [n]
         idx = rng.permutation(n)[:int(np.prod(ishape))].reshape(ishape)
         ushape = shape[:ax % rank] + ishape + shape[ax % rank + 1:]
         et = next(types)
+        data, upd = _shared_words(rng, shape, ushape) if et == "string" else \
+            (array(rng, et, shape), array(rng, et, ushape))
         out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_{_ids(ishape)}_axis{ax}",
-                          (array(rng, et, shape), ints_array(idx, _idx_type(i, idx)), array(rng, et, ushape),
+                          (data, ints_array(idx, _idx_type(i, idx)), upd,
                            ints_array(ax, _idx_type(i + 3, [ax], SIGNED_IDX)))))
     return out
 
@@ -657,12 +692,120 @@ def _scatter_nd(op):
         if i % 3 == 0:
             idx = np.where(rng.random(idx.shape) < 0.5, idx - np.array(shape[:k]), idx)
         lo, hi = (-3, 3) if reduction == "prod" else (-100, 100)
-        inputs = (array(rng, et, shape, lo, hi), ints_array(idx, ("i32", "i64")[i % 2]),
-                  array(rng, et, batch + shape[k:], lo, hi))
+        data, upd = _shared_words(rng, shape, batch + shape[k:]) if et == "string" else \
+            (array(rng, et, shape, lo, hi), array(rng, et, batch + shape[k:], lo, hi))
+        inputs = (data, ints_array(idx, ("i32", "i64")[i % 2]), upd)
         attrs = {} if op == "ScatterNDUpdate-3" else {"reduction": reduction}
         id = f"{i}_{et}_{reduction}_{_ids(shape)}_{_ids(batch + [k])}"
         out.append(dataclasses.replace(_mcase(op, id, inputs, attrs),
                                        exact=False if reduction != "none" else None))
+    return out
+
+
+def _scatter_elements(op):
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        reduction = "none" if op.endswith("-3") else ELEMENTS_REDUCTIONS[i % len(ELEMENTS_REDUCTIONS)]
+        et = next(types)
+        if reduction != "none" and et in NOT_REDUCIBLE or reduction == "mean" and et == "boolean":
+            reduction = "none"
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        a = ax % rank
+        n = shape[a]
+        ishape = [int(rng.integers(1, d + 1)) for d in shape]
+        if reduction == "none":                 # distinct targets on every line along axis
+            ishape[a] = int(rng.integers(1, n + 1))
+            order = np.argsort(rng.random(ishape[:a] + [n] + ishape[a + 1:]), axis=a)
+            idx = np.take(order, np.arange(ishape[a]), axis=a)
+        else:
+            ishape[a] = int(rng.integers(1, 5))
+            idx = rng.integers(0, n, ishape)
+        if i % 3 == 0:
+            idx = np.where(rng.random(idx.shape) < 0.5, idx - n, idx)
+        lo, hi = (-3, 3) if reduction == "prod" else (-100, 100)
+        data, upd = _shared_words(rng, shape, ishape) if et == "string" else \
+            (array(rng, et, shape, lo, hi), array(rng, et, ishape, lo, hi))
+        attrs = {} if op.endswith("-3") else {"reduction": reduction, "use_init_val": bool(i % 4 != 1)}
+        inputs = (data, ints_array(idx, _idx_type(i, idx, SIGNED_IDX if idx.min() < 0 else T_INT)), upd,
+                  ints_array([ax] if i % 2 else ax, _idx_type(i + 1, [ax], SIGNED_IDX)))
+        case = _mcase(op, f"{i}_{et}_{reduction}_{_ids(shape)}_{_ids(ishape)}_axis{ax}", inputs, attrs)
+        out.append(dataclasses.replace(case, exact=False if reduction != "none" else None))
+    return out
+
+
+def _roll():
+    op = "Roll-7"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+        k = int(rng.integers(1, rank + 2))
+        axes = rng.integers(-rank, rank, k)
+        shift = rng.integers(-9, 10, k) if i % 4 else np.array(int(rng.integers(-9, 10)))
+        et = next(types)
+        t = ("i32", "i64")[i % 2]
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_shift{shift.tolist()}_axes{axes.tolist()}",
+                          (array(rng, et, shape), ints_array(shift, t), ints_array(axes, ("i64", "i32")[i % 3 % 2]))))
+    return out
+
+
+def _reverse():
+    op = "Reverse-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        mask = rng.random(rank) < 0.5
+        et = next(types)
+        if i % 2:
+            axes, mode = mask, "mask"
+        else:
+            axes, mode = ints_array(np.flatnonzero(mask), _idx_type(i, [rank])), "index"
+        out.append(_mcase(op, f"{i}_{et}_{mode}_{_ids(shape)}_{np.asarray(axes).astype(int).tolist()}",
+                          (array(rng, et, shape), axes), {"mode": mode}))
+    return out
+
+
+def _shuffle_channels():
+    op = "ShuffleChannels-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 5))
+        shape = [int(rng.integers(1, 4)) for _ in range(rank)]
+        ax = int(rng.integers(-rank, rank))
+        group = int(rng.integers(1, 4))
+        shape[ax] = group * int(rng.integers(1, 4))
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_axis{ax}_g{group}", (array(rng, et, shape),),
+                          {"axis": ax, "group": group}))
+    return out
+
+
+def _reverse_sequence():
+    op = "ReverseSequence-1"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(2, 5))
+        shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+        b, t = (int(v) for v in rng.choice(rank, 2, replace=False))
+        lengths = rng.integers(1, shape[t] + 1, shape[b])
+        et = next(types)
+        b_attr, t_attr = (b - rank if rng.random() < 0.3 else b), (t - rank if rng.random() < 0.3 else t)
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_b{b_attr}_s{t_attr}_{lengths.tolist()}",
+                          (array(rng, et, shape), ints_array(lengths, _idx_type(i, lengths))),
+                          {"batch_axis": b_attr, "seq_axis": t_attr}))
     return out
 
 
@@ -738,6 +881,22 @@ def _movement_errors():
              error="'reduction'"),
         Case("ScatterNDUpdate-15", "err_string_sum", (np.array(["a"]), i64([[0]]), np.array(["b"])), {"reduction": "sum"},
              error="needs numeric data"),
+        Case("ScatterElementsUpdate-3", "err_rank", (f, i64([0]), np.zeros(1, np.float32), i64(0)), error="rank of data"),
+        Case("ScatterElementsUpdate-3", "err_updates", (f, i64([[0]]), np.zeros((1, 2), np.float32), i64(0)),
+             error="must have the shape of indices"),
+        Case("ScatterElementsUpdate-12", "err_mean_bool", (np.zeros(2, bool), i64([0]), np.zeros(1, bool), i64(0)),
+             {"reduction": "mean"}, error="no boolean version"),
+        Case("ScatterElementsUpdate-12", "err_axis", (f, i64([[0]]), np.zeros((1, 1), np.float32), i64(-3)),
+             error="out of range"),
+        Case("Roll-7", "err_lengths", (f, i64([1, 2]), i64([0, 1, 1])), error="same number of elements"),
+        Case("Roll-7", "err_axes", (f, i64(1), i64([2])), error="out of range"),
+        Case("Reverse-1", "err_mask_length", (f, np.array([True])), {"mode": "mask"}, error="2 mask values"),
+        Case("Reverse-1", "err_mask_type", (f, i64([1])), {"mode": "mask"}, error="boolean"),
+        Case("Reverse-1", "err_axes", (f, i64([2])), {"mode": "index"}, error="must be in [0, 1]"),
+        Case("ShuffleChannels-1", "err_group", (f,), {"axis": 1, "group": 2}, error="multiple of group"),
+        Case("ShuffleChannels-1", "err_axis", (f,), {"axis": 2, "group": 1}, error="out of range"),
+        Case("ReverseSequence-1", "err_lengths", (f, i64([1, 1, 1])), error="seq_lengths has 3 elements"),
+        Case("ReverseSequence-1", "err_rank", (np.zeros(3, np.float32), i64([1, 1, 1])), error="rank >= 2"),
         Case("Slice-8", "err_too_many", (f, i64([0, 0, 0]), i64([1, 1, 1]), i64([1, 1, 1])), error="more than the rank"),
     ]
 
@@ -747,7 +906,9 @@ def _more_cases():
             + _gather("Gather-8") + _tile() + _pad("Pad-1") + _pad("Pad-12") + _broadcast("Broadcast-1")
             + _broadcast("Broadcast-3") + _strided_slice() + _slice() + _gather_elements() + _gather_nd("GatherND-5")
             + _gather_nd("GatherND-8") + _scatter_update() + _scatter_nd("ScatterNDUpdate-3")
-            + _scatter_nd("ScatterNDUpdate-15") + _movement_errors())
+            + _scatter_nd("ScatterNDUpdate-15") + _scatter_elements("ScatterElementsUpdate-3")
+            + _scatter_elements("ScatterElementsUpdate-12") + _roll() + _reverse() + _shuffle_channels()
+            + _reverse_sequence() + _movement_errors())
 
 
 # --- shape cases ------------------------------------------------------------------------------------
@@ -915,6 +1076,14 @@ def _interval_shape_cases():
         ("ScatterUpdate-3", "dynamic_ranks", (I(f, None), I(i64, [3]), I(f, None), I(i64, [], 0)), {}),
         ("ScatterNDUpdate-15", "unknown_tuple", (I(f, [2, (1, 4)]), I(i64, [3, -1]), I(f, [3, 4])), {"reduction": "max"}),
         ("ScatterNDUpdate-3", "intervals", (I(f, [(2, 5), (1, 4), 3]), I(i32, [-1, 2]), I(f, [(1, 3), 3])), {}),
+        ("ScatterElementsUpdate-12", "unknown_axis", (I(f, [2, (1, 4)]), I(i64, [3, 4]), I(f, [3, -1]), I(i64, [])),
+         {"reduction": "mean"}),
+        ("ScatterElementsUpdate-3", "dynamic_rank", (I(f, None), I(i64, [3, 4]), I(f, [3, 4]), I(i64, [], 1)), {}),
+        ("ReverseSequence-1", "merge_batch", (I(f, [-1, (2, 5)]), I(i64, [4])), {"batch_axis": 0, "seq_axis": 1}),
+        ("ReverseSequence-1", "merge_interval", (I(f, [3, (2, 5)]), I(i64, [(1, 4)])), {"batch_axis": 1, "seq_axis": 0}),
+        ("ShuffleChannels-1", "interval", (I(f, [2, (3, 7)]),), {"axis": -1, "group": 2}),
+        ("Roll-7", "dynamic", (I(f, None), I(i64, [2]), I(i64, [2], [0, 5])), {}),
+        ("Reverse-1", "dynamic_mask", (I(f, [2, -1]), I("boolean", [-1])), {"mode": "mask"}),
         ("Slice-8", "reverse_unbounded", (I(f, [(2, None), -1]), I(i64, [2], [-1, 5]), I(i64, [2], [-big - 1, 1]),
                                           I(i64, [2], [-1, -2])), {}),
     ]

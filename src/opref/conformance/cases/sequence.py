@@ -91,7 +91,8 @@ def _sequences(op):
     out = []
     for i in range(N_CASES):
         et, direction, len_et = next(types), DIRECTIONS[i % 3], T_LEN[i % len(T_LEN)]
-        n, t, inp, h = int(rng.integers(1, 4)), int(rng.integers(1, 6)), int(rng.integers(1, 5)), int(rng.integers(1, 9))
+        n, t = int(rng.integers(1, 4)), int(rng.integers(1, 6))
+        inp, h = int(rng.integers(1, 5)), int(rng.integers(1, 9))
         d = 2 if direction == "bidirectional" else 1
         attrs = {"hidden_size": h, "direction": direction, **_activations(rng, i, default), **_clip(rng, i)}
         lbr = op == "GRUSequence-5" and i % 2 == 1

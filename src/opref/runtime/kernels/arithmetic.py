@@ -143,12 +143,14 @@ def _power(a, b):
     return result
 
 
+# NaN: as OpenVINO's reference (std::max / std::min), the first operand wins unless the second is
+# strictly greater (smaller): max(NaN, 1) = NaN but max(1, NaN) = 1; max(0, -0) = 0.
 def _maximum(a, b):
-    return _same(np.maximum)(a, b)
+    return _same(lambda x, y: np.where(x < y, y, x))(a, b)
 
 
 def _minimum(a, b):
-    return _same(np.minimum)(a, b)
+    return _same(lambda x, y: np.where(y < x, y, x))(a, b)
 
 
 def _squared_difference(a, b):

@@ -273,6 +273,99 @@ def scatter_nd_update_15(data, indices, updates, *, reduction):
     return _scatter_nd(data, indices, updates, reduction)
 
 
+def _identity(reduction, dtype):
+    """What an element holds before any update lands on it when the data is not used."""
+    if reduction in ("sum", "mean"):
+        return 0
+    if reduction == "prod":
+        return 1
+    if dtype.kind == "f":
+        return np.inf if reduction == "min" else -np.inf
+    info = np.iinfo(dtype)
+    return info.max if reduction == "min" else info.min
+
+
+def _scatter_elements(data, indices, updates, axis, reduction, use_init_val):
+    ax = int(np.asarray(axis).reshape(-1)[0])
+    ax += data.ndim if ax < 0 else 0
+    idx = indices.astype(np.int64)
+    where = list(np.indices(indices.shape, sparse=True))
+    where[ax] = np.where(idx < 0, idx + data.shape[ax], idx)
+    where = tuple(np.broadcast_arrays(*where))
+    out = data.copy()
+    if reduction == "none":
+        out[where] = updates
+        return out
+    if data.dtype == np.bool_:
+        ufunc = np.logical_or if reduction in ("sum", "max") else np.logical_and
+        if not use_init_val:
+            out[where] = reduction in ("prod", "min")
+        ufunc.at(out, where, updates)
+        return out
+    acc = accumulator_dtype(data.dtype)
+    if reduction == "mean" and data.dtype.kind in "iu":
+        acc = np.dtype(np.int64)
+    work = out.astype(acc)
+    if not use_init_val:
+        work[where] = _identity(reduction, acc)
+    if reduction == "mean":
+        count = np.full(data.shape, 1 if use_init_val else 0, np.int64)
+        np.add.at(count, where, 1)
+        np.add.at(work, where, updates.astype(acc))
+        touched = np.zeros(data.shape, bool)
+        touched[where] = True
+        safe = np.maximum(count, 1)
+        mean = work // safe if acc.kind in "iu" else work / safe
+        work = np.where(touched, mean, work)
+    else:
+        {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum}[reduction].at(
+            work, where, updates.astype(acc))
+    return work.astype(data.dtype)
+
+
+def scatter_elements_update_3(data, indices, updates, axis):
+    return _scatter_elements(data, indices, updates, axis, "none", True)
+
+
+def scatter_elements_update_12(data, indices, updates, axis, *, reduction, use_init_val):
+    return _scatter_elements(data, indices, updates, axis, reduction, use_init_val)
+
+
+def roll(data, shift, axes):
+    axes = _ints(axes)
+    shifts = _ints(shift)
+    shifts = shifts * len(axes) if len(shifts) == 1 else shifts
+    if data.ndim == 0 or not axes:
+        return data.copy()
+    return np.roll(data, shifts, [a + data.ndim if a < 0 else a for a in axes])
+
+
+def reverse(data, reverse_axes, *, mode):
+    mask = np.asarray(reverse_axes).reshape(-1)
+    axes = np.flatnonzero(mask).tolist() if mode == "mask" else _ints(reverse_axes)
+    return np.flip(data, axes).copy() if axes else data.copy()
+
+
+def shuffle_channels(data, *, axis, group):
+    ax = axis + data.ndim if axis < 0 else axis
+    pre, c, post = data.shape[:ax], data.shape[ax], data.shape[ax + 1:]
+    x = data.reshape(pre + (group, c // group) + post)
+    return np.swapaxes(x, ax, ax + 1).reshape(data.shape)
+
+
+def reverse_sequence(data, seq_lengths, *, batch_axis, seq_axis):
+    b = batch_axis + data.ndim if batch_axis < 0 else batch_axis
+    t = seq_axis + data.ndim if seq_axis < 0 else seq_axis
+    x = np.moveaxis(data, (b, t), (0, 1))                     # [batch, seq, ...]
+    n = x.shape[1]
+    lengths = np.asarray(seq_lengths).astype(np.int64).reshape(-1, 1)
+    j = np.arange(n)[None, :]
+    src = np.where(j < lengths, lengths - 1 - j, j)           # the first lengths[b] reversed
+    src = src.reshape(src.shape + (1,) * (x.ndim - 2))
+    out = np.take_along_axis(x, np.broadcast_to(src, x.shape), axis=1)
+    return np.moveaxis(out, (0, 1), (b, t))
+
+
 KERNELS = {
     "SpaceToBatch-2": space_to_batch,
     "BatchToSpace-2": batch_to_space,
@@ -299,4 +392,10 @@ KERNELS = {
     "ScatterUpdate-3": scatter_update,
     "ScatterNDUpdate-3": scatter_nd_update_3,
     "ScatterNDUpdate-15": scatter_nd_update_15,
+    "ScatterElementsUpdate-3": scatter_elements_update_3,
+    "ScatterElementsUpdate-12": scatter_elements_update_12,
+    "Roll-7": roll,
+    "Reverse-1": reverse,
+    "ShuffleChannels-1": shuffle_channels,
+    "ReverseSequence-1": reverse_sequence,
 }

@@ -62,7 +62,11 @@ def normalize_l2(data, axes, *, eps, eps_mode):
     axes = tuple(sorted({int(a) % data.ndim for a in np.asarray(axes).reshape(-1)})) if data.ndim else ()
     sq = (x * x).sum(axis=axes, keepdims=True)
     eps = ct.type(eps)
-    return (x / np.sqrt(sq + eps if eps_mode == "add" else np.maximum(sq, eps))).astype(data.dtype)
+    norm = np.sqrt(sq + eps if eps_mode == "add" else np.maximum(sq, eps))
+    # Over no axes the spec divides each element "by itself": 1 for non-zero elements, as OpenVINO does
+    if not axes:
+        return np.where(x != 0, ct.type(1), x / norm).astype(data.dtype)
+    return (x / norm).astype(data.dtype)
 
 
 def grn(data, *, bias):

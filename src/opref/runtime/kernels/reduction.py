@@ -16,11 +16,11 @@ def _axes(axes, ndim: int) -> tuple[int, ...]:
 
 
 def reducer(fn):
-    """The kernel `k(data, axes, *, keep_dims)` of a reduction: fn(data, axes tuple, keep_dims), with
-    empty axes the identity."""
+    """The kernel `k(data, axes, *, keep_dims)` of a reduction: fn(data, axes tuple, keep_dims). Empty
+    axes reduce each element alone (the spec calls it the identity; for ReduceL1/L2 OpenVINO gives |x|,
+    the norm of one element, and opref follows it)."""
     def kernel(data, axes, *, keep_dims):
-        ax = _axes(axes, data.ndim)
-        return data.copy() if not ax else np.asarray(fn(data, ax, keep_dims))
+        return np.asarray(fn(data, _axes(axes, data.ndim), keep_dims))
     return with_signature(kernel, ["data", "axes"], ["keep_dims"])
 
 
