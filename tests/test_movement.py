@@ -207,3 +207,13 @@ def test_shape_subgraph_folds():
                           {"begin_mask": [0], "end_mask": [1]})[0]
     assert part.value.tolist() == [3, 8, 8]
     assert opref.infer_op("Slice-8", [shape, np.array([-1]), np.array([-5]), np.array([-2])])[0].value.tolist() == [8, 3]
+
+
+def test_roll_scalar_shift_applies_to_every_axis():
+    # the spec: a scalar shift is used for every axis; repeated axes add their shifts up.
+    # (OpenVINO's CPU plugin rejects a scalar shift with several axes, and has no reference Roll)
+    x = np.arange(12).reshape(3, 4)
+    np.testing.assert_array_equal(run("Roll-7", x, np.array(1), np.array([0, 1])),
+                                  [[11, 8, 9, 10], [3, 0, 1, 2], [7, 4, 5, 6]])
+    np.testing.assert_array_equal(run("Roll-7", x, np.array([1, 2]), np.array([1, -1])),
+                                  [[1, 2, 3, 0], [5, 6, 7, 4], [9, 10, 11, 8]])

@@ -1250,9 +1250,8 @@ def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
     op = "ReverseSequence-1"
     check_1d(op, "seq_lengths", seq_lengths)
     shape = data.shape
-    if not shape.rank_is_static:     # (OpenVINO cannot place a negative axis without the rank)
-        check(batch_axis >= 0 and seq_axis >= 0, op, f"negative batch_axis ({batch_axis}) or seq_axis ({seq_axis}) "
-              f"needs data of known rank, got {shape}")
+    if not shape.rank_is_static:     # (OpenVINO cannot place a negative seq_axis without the rank)
+        check(seq_axis >= 0, op, f"a negative seq_axis ({seq_axis}) needs data of known rank, got {shape}")
         return shape
     check(len(shape) >= 2, op, f"data must have rank >= 2, got {shape}")
     b = normalize_axis(op, "batch_axis", batch_axis, len(shape))

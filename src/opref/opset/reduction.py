@@ -34,15 +34,14 @@ def _reduce_rule(op: str):
         if not shape.rank_is_static:
             return PartialShape.dynamic()
         rank = len(shape)
-        if rank == 0:                  # a scalar stays a scalar (OpenVINO accepts axis 0 or -1 for it)
-            if values is not None:
-                normalize_axes(op, values, 0)
-            return PartialShape([])
         if values is None:
             if keep_dims:
                 return PartialShape.dynamic(rank)
             one = axes.shape.rank_is_static and (len(axes.shape) == 0 or axes.shape[0] == 1)
-            return PartialShape.dynamic(rank - 1) if one and rank > 0 else PartialShape.dynamic()
+            return PartialShape.dynamic(max(rank - 1, 0)) if one else PartialShape.dynamic()
+        if rank == 0:                  # a scalar stays a scalar (OpenVINO accepts axis 0 or -1 for it)
+            normalize_axes(op, values, 0)
+            return PartialShape([])
         reduced = normalize_axes(op, values, rank)
         if keep_dims:
             return PartialShape([Dimension(1, 1) if i in reduced else d for i, d in enumerate(shape)])

@@ -111,7 +111,7 @@ def _mvn6_cases(rng, op):
     d = _x(rng, "f32", [2, 3, 4])
     out += [Case(op, "err_axis_range", (d, np.array([3])), a, error="out of range"),
             Case(op, "err_axes_2d", (d, np.array([[1, 2]])), a, error="must be 1-D"),
-            Case(op, "duplicate_axes", (d, np.array([1, -2, 2])), a)]
+            Case(op, "repeated_axes", (d, np.array([1, -2, 2])), a)]
     return out
 
 
@@ -218,8 +218,9 @@ def _lrn_cases(rng, op):
         # tests/test_normalization.py against the definition
         axes = [1] if i % 2 or len(shape) < 3 else list(range(2, len(shape)))
         attrs = {"alpha": (1e-4, 0.5, 2.0)[i % 3], "beta": (0.75, 0.5, 1.0)[(i // 3) % 3],
-                 "bias": (1.0, 2.0, 1.5)[i % 3], "size": int(rng.choice([1, 3, 5]))}
-        # (OpenVINO's CPU plugin is wrong for bias < 1: tests/test_normalization.py checks it by hand)
+                 "bias": (1.0, 2.0, 3.0)[i % 3], "size": int(rng.choice([1, 3, 5]))}
+        # (OpenVINO's CPU plugin is wrong for a bias that is not a whole number: tests/test_normalization.py
+        # checks such biases by hand)
         it = ANY_INT[i % len(ANY_INT)]
         if it[0] == "u":
             axes = [a % len(shape) for a in axes]
