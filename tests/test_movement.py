@@ -217,3 +217,61 @@ def test_roll_scalar_shift_applies_to_every_axis():
                                   [[11, 8, 9, 10], [3, 0, 1, 2], [7, 4, 5, 6]])
     np.testing.assert_array_equal(run("Roll-7", x, np.array([1, 2]), np.array([1, -1])),
                                   [[1, 2, 3, 0], [5, 6, 7, 4], [9, 10, 11, 8]])
+
+
+# --- ExtractImagePatches-3: the spec's examples -----------------------------------------------------------
+IMAGE = np.arange(1, 101).reshape(1, 1, 10, 10)
+
+
+@pytest.mark.parametrize("image,attrs,expected", [
+    (IMAGE, dict(sizes=[3, 3], strides=[5, 5], rates=[1, 1], auto_pad="valid"),
+     [[1, 6, 51, 56], [2, 7, 52, 57], [3, 8, 53, 58], [11, 16, 61, 66], [12, 17, 62, 67], [13, 18, 63, 68],
+      [21, 26, 71, 76], [22, 27, 72, 77], [23, 28, 73, 78]]),
+    (IMAGE, dict(sizes=[4, 4], strides=[8, 8], rates=[1, 1], auto_pad="valid"),
+     [[1], [2], [3], [4], [11], [12], [13], [14], [21], [22], [23], [24], [31], [32], [33], [34]]),
+    (IMAGE, dict(sizes=[4, 4], strides=[9, 9], rates=[1, 1], auto_pad="same_upper"),
+     [[0, 0, 0, 89], [0, 0, 81, 90], [0, 0, 82, 0], [0, 0, 83, 0], [0, 9, 0, 99], [1, 10, 91, 100], [2, 0, 92, 0],
+      [3, 0, 93, 0], [0, 19, 0, 0], [11, 20, 0, 0], [12, 0, 0, 0], [13, 0, 0, 0], [0, 29, 0, 0], [21, 30, 0, 0],
+      [22, 0, 0, 0], [23, 0, 0, 0]]),
+    (IMAGE, dict(sizes=[3, 3], strides=[5, 5], rates=[2, 2], auto_pad="valid"),
+     [[1, 6, 51, 56], [3, 8, 53, 58], [5, 10, 55, 60], [21, 26, 71, 76], [23, 28, 73, 78], [25, 30, 75, 80],
+      [41, 46, 91, 96], [43, 48, 93, 98], [45, 50, 95, 100]]),
+    (np.arange(1, 51).reshape(1, 2, 5, 5), dict(sizes=[2, 2], strides=[3, 3], rates=[1, 1], auto_pad="valid"),
+     [[1, 4, 16, 19], [26, 29, 41, 44], [2, 5, 17, 20], [27, 30, 42, 45], [6, 9, 21, 24], [31, 34, 46, 49],
+      [7, 10, 22, 25], [32, 35, 47, 50]]),
+])
+def test_extract_image_patches_spec_examples(image, attrs, expected):
+    out = run("ExtractImagePatches-3", image, **attrs)
+    np.testing.assert_array_equal(out.reshape(len(expected), -1), expected)
+
+
+def test_scatter_elements_update_12_spec_examples():
+    d = np.array([2, 3, 4, 6], np.float32)
+    u = np.array([10, 20, 30, 40, 70, 60], np.float32)
+    np.testing.assert_array_equal(run("ScatterElementsUpdate-12", d, np.array([1, 0, 0, -2, -1, 2]), u, np.array([0]),
+                                      reduction="sum"), [52, 13, 104, 76])
+    np.testing.assert_array_equal(run("ScatterElementsUpdate-12", d, np.array([1, 0, 0, 2, 3, 2]), u, np.array([0]),
+                                      reduction="sum", use_init_val=False), [50, 10, 100, 70])
+    d = np.full((3, 4), 2, np.int32)
+    out = run("ScatterElementsUpdate-12", d, np.array([[1, 1], [0, 3]]), np.array([[11, 12], [13, 14]], np.int32),
+              np.array([1]), reduction="prod")
+    np.testing.assert_array_equal(out, [[2, 264, 2, 2], [26, 2, 2, 28], [2, 2, 2, 2]])
+    # integer means round down: (2 + 13 - 20) / 3 = -1.67 -> -2; without the data (13 - 20) / 2 = -3.5 -> -4
+    out = run("ScatterElementsUpdate-12", d, np.array([[0, 0]]), np.array([[13, -20]], np.int32), np.array([1]),
+              reduction="mean")
+    assert out[0, 0] == -2
+    out = run("ScatterElementsUpdate-12", d, np.array([[0, 0]]), np.array([[13, -20]], np.int32), np.array([1]),
+              reduction="mean", use_init_val=False)
+    assert out[0, 0] == -4
+
+
+def test_gather_tree_backtracks_and_stops_at_end_token():
+    # beam 0 of the last step descends from beam 1, which descends from beam 0; beam 1 ends at step 1
+    step = np.array([[[1, 2]], [[3, 9]], [[5, 6]]], np.int32)       # [T=3, B=1, K=2]
+    parent = np.array([[[0, 0]], [[0, 0]], [[1, 1]]], np.int32)
+    out = run("GatherTree-1", step, parent, np.array([3], np.int32), np.int32(9))
+    # beam 0: t2 -> 5 (parent 1), t1 -> step[1][1] = 9 (parent 0), t0 -> 1; after the 9, end_token
+    np.testing.assert_array_equal(out[:, 0, 0], [1, 9, 9])
+    np.testing.assert_array_equal(out[:, 0, 1], [1, 9, 9])
+    out = run("GatherTree-1", step, parent, np.array([2], np.int32), np.int32(0))
+    np.testing.assert_array_equal(out[:, 0, :], [[1, 1], [3, 9], [0, 0]])

@@ -60,6 +60,19 @@ def test_avg_pool_counts_by_hand():
     np.testing.assert_allclose(incl[0, 0], np.array([[4, 6, 4], [6, 9, 6], [4, 6, 4]]) / 9, rtol=1e-6)
 
 
+@pytest.mark.parametrize("n", [1, 2])
+def test_avg_pool_window_without_data_gives_0(n):
+    """With exclude-pad, rounding up can leave a window with no data at all: OpenVINO's reference gives
+    0 (its CPU plugin gives -0 for 1-D data and NaN for 2-D)."""
+    x = np.arange(1, 1 + 3 ** n, dtype=np.float32).reshape((1, 1) + (3,) * n)
+    attrs = {"strides": [2] * n, "pads_begin": [1] * n, "pads_end": [1] * n, "kernel": [2] * n,
+             "exclude-pad": True, "rounding_type": "ceil"}
+    out = opref.run_op("AvgPool-1", [x], attrs)[0]
+    assert out.shape == (1, 1) + (3,) * n
+    np.testing.assert_array_equal(out[(0, 0) + (2,) * n], 0)
+    np.testing.assert_array_equal(out[(0, 0) + (0,) * n], 1)
+
+
 def test_adaptive_bins_by_hand():
     x = np.arange(5, dtype=np.float32).reshape(1, 1, 5)
     # 5 -> 3 bins: [0, 2), [1, 4), [3, 5)

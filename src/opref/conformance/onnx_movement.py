@@ -237,7 +237,30 @@ def _scatter_elements(inputs, attrs):
                   {"axis": int(np.asarray(axis).reshape(-1)[0]), "reduction": reduction})
 
 
+def _reverse_sequence(inputs, attrs):
+    data, lengths = inputs
+    b, t = (a + data.ndim if a < 0 else a for a in (attrs["batch_axis"], attrs["seq_axis"]))
+    if {b, t} != {0, 1} or not _movable(data):
+        return None     # ONNX ReverseSequence has the batch and time axes in the first two places
+    return OnnxOp("ReverseSequence", [_ort(data), lengths.astype(np.int64)], {"batch_axis": b, "time_axis": t})
+
+
+def _unique(inputs, attrs):
+    data = np.asarray(inputs[0])
+    et = element_type(data)
+    if data.size == 0 or et.name in ("u1", "nf4"):
+        return None
+    # onnxruntime's Unique takes f32/f64/i8/i64: other values widened losslessly
+    x = data.astype(np.float64 if et.name == "f64" else np.float32) if et.is_float else data.astype(np.int64)
+    onnx_attrs = {"sorted": int(attrs["sorted"])}
+    if len(inputs) > 1:
+        onnx_attrs["axis"] = int(np.asarray(inputs[1]))
+    return OnnxOp("Unique", [x], onnx_attrs, opset=11, output_types=[x.dtype, np.int64, np.int64, np.int64])
+
+
 EXPORTS.update({
+    "Unique-10": _unique,
+    "ReverseSequence-1": _reverse_sequence,
     "ScatterElementsUpdate-3": _scatter_elements, "ScatterElementsUpdate-12": _scatter_elements,
     "ScatterNDUpdate-3": _scatter_nd, "ScatterNDUpdate-15": _scatter_nd,
     "GatherElements-6": _gather_elements, "GatherND-5": _gather_nd, "GatherND-8": _gather_nd_8,

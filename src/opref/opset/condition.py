@@ -1,10 +1,12 @@
 """Condition and selection ops: Select, Bucketize, NonZero (schemas and shape rules)."""
 from __future__ import annotations
 
+import math
+
 from ..shapes import Dimension, PartialShape, TensorInfo
-from ..types import ALL, IDX, NUMERIC
+from ..types import ALL, IDX, NUMERIC, NUMERIC_BYTES
 from .families import auto_broadcast_attr, broadcast_shapes
-from .helpers import check
+from .helpers import check, fail
 from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
 
 
@@ -33,4 +35,49 @@ SELECT_1 = OpSchema(
     doc="Elementwise cond ? then : else, after broadcasting the three inputs by auto_broadcast.",
 )
 
-OPS = (SELECT_1,)
+# --- Bucketize-3 ---------------------------------------------------------------------------------------
+def bucketize_shape(data, buckets, *, output_type, with_right_bound):
+    op = "Bucketize-3"
+    if buckets.shape.rank_is_static:
+        check(len(buckets.shape) == 1, op, f"input 'buckets' must be 1-D, got shape {buckets.shape}")
+    return TensorInfo(output_type, data.shape)
+
+
+BUCKETIZE_3 = OpSchema(
+    "Bucketize", 3, category="condition",
+    inputs=(Port("data", "T"), Port("buckets", "T_BOUNDARIES", doc="sorted unique boundaries, 1-D")),
+    outputs=(Port("output", "T_IND"),),
+    # OpenVINO's IR reader leaves output_type unset when the attribute is absent, and then rejects it
+    attributes=(Attr("output_type", ELEMENT_TYPE, allowed=IDX, doc="element type of the bucket indices"),
+                Attr("with_right_bound", BOOL, True,
+                     doc="true: bucket i holds (b[i-1], b[i]]; false: [b[i-1], b[i])")),
+    type_constraints={"T": NUMERIC_BYTES, "T_BOUNDARIES": NUMERIC_BYTES, "T_IND": IDX},
+    shape=bucketize_shape,
+    doc="The index of the bucket of each element of data among the boundaries (0 below the first).",
+)
+
+
+# --- NonZero-3 -----------------------------------------------------------------------------------------
+def non_zero_shape(data, *, output_type):
+    """[rank, count]: count is at most the number of elements (unbounded if a dimension is)."""
+    shape = data.shape
+    if not shape.rank_is_static or len(shape) == 0:     # OpenVINO: [?,?] for a scalar too
+        return TensorInfo(output_type, PartialShape.dynamic(2))
+    his = [d.hi for d in shape]
+    hi = 0 if 0 in his else None if None in his else math.prod(his)
+    return TensorInfo(output_type, PartialShape([Dimension(len(shape), len(shape)), Dimension(0, hi)]))
+
+
+NON_ZERO_3 = OpSchema(
+    "NonZero", 3, category="condition",
+    inputs=(Port("data", "T"),),
+    outputs=(Port("output", "T_OUT"),),
+    attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the indices"),),
+    # string has no zero in OpenVINO's sense; nf4 codes are not values (code 7 is 0.0)
+    type_constraints={"T": tuple(t for t in ALL if t not in ("string", "nf4")), "T_OUT": IDX},
+    shape=non_zero_shape,
+    doc="The indices of the non-zero elements, [rank, count], in row-major order (NaN is non-zero). A scalar "
+        "is taken as a 1-element 1-D tensor ([1, count], as OpenVINO computes; the spec's rank(data) would be 0).",
+)
+
+OPS = (SELECT_1, BUCKETIZE_3, NON_ZERO_3)

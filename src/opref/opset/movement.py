@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..shapes import Dimension, PartialShape, TensorInfo
-from ..types import ALL, IDX, NUMERIC_BYTES
+from ..types import ALL, IDX, NUMERIC, NUMERIC_BYTES, element_type
 from .families import broadcast_shapes
 from .helpers import check, check_1d, divide, ints_of, product, rank_of
-from .schema import BOOL, INT, INTS, STRING, Attr, OpSchema, Port
+from .schema import BOOL, ELEMENT_TYPE, INT, INTS, STRING, Attr, OpSchema, Port
 
 T_INT = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 
@@ -267,7 +267,8 @@ def _valued(info, shape, value):
 
 
 def _known(*infos) -> bool:
-    return all(i is not None and i.value is not None for i in infos)
+    """All values known and small enough to fold."""
+    return all(i is not None and i.value is not None and np.size(i.value) <= VALUE_LIMIT for i in infos)
 
 
 def _plus(d: Dimension, k: int) -> Dimension:
@@ -556,7 +557,8 @@ def tile_shape(data, repeats):
     dims = [Dimension(1, 1)] * (n - len(shape)) + list(shape)
     reps = (1,) * (n - len(reps)) + tuple(reps)
     out = PartialShape([d * r for d, r in zip(dims, reps)])
-    return _valued(data, out, np.tile(np.asarray(data.value), reps) if _known(data) else None)
+    small = _known(data) and np.size(data.value) * product(reps) <= VALUE_LIMIT
+    return _valued(data, out, np.tile(np.asarray(data.value), reps) if small else None)
 
 
 TILE_1 = OpSchema(
@@ -881,8 +883,9 @@ def slice_index(shape, start, stop, step, axes):
     return tuple(index)
 
 
-def slice_shape(data, start, stop, step, axes=None):
-    op = "Slice-8"
+def _slice(op, data, start, stop, step, axes):
+    """Slice-8's output shape, the axes whose sliced interval is empty (OpenVINO prints them as ?, but
+    they match no length), and the output value when it is known."""
     infos = [("start", start), ("stop", stop), ("step", step)] + ([("axes", axes)] if axes is not None else [])
     shape = data.shape
     for name, info in infos:
@@ -893,7 +896,7 @@ def slice_shape(data, start, stop, step, axes=None):
     for (n1, i1), (n2, i2) in itertools.combinations(infos, 2):
         check(i1.shape.compatible(i2.shape), op, f"{n1} {i1.shape} and {n2} {i2.shape} must have the same length")
     if not shape.rank_is_static:
-        return PartialShape.dynamic()
+        return PartialShape.dynamic(), set(), None
     rank = len(shape)
     b, e, s = slice_bounds(start), slice_bounds(stop), ints_of(step)
     if axes is not None:
@@ -905,19 +908,28 @@ def slice_shape(data, start, stop, step, axes=None):
         n = len(b) if b is not None else rank_of(start, stop, step)
         ax = None if n is None else list(range(n))
     if ax is None:
-        return PartialShape([Dimension(0, d.hi) for d in shape])
+        return PartialShape([Dimension(0, d.hi) for d in shape]), set(), None
     if s is not None:
         check(all(v != 0 for v in s), op, f"step must be non-zero, got {list(s)}")
-    out = list(shape)
+    out, empty = list(shape), set()
     for i, a in enumerate(ax):
         if b is not None and e is not None and s is not None:
-            out[a] = sliced_dim(shape[a], b[i], e[i], s[i])
+            d = shape[a]
+            lo, hi = sliced_length(d.lo, b[i], e[i], s[i]), sliced_length(d.hi, b[i], e[i], s[i])
+            if hi is not None and hi != INT64_MAX and hi < (lo or 0):
+                empty.add(a)
+            out[a] = sliced_dim(d, b[i], e[i], s[i])
         else:
             out[a] = Dimension(0, shape[a].hi)
     value = None
     if _known(data) and b is not None and e is not None and s is not None:
         value = np.asarray(data.value)[slice_index(np.shape(data.value), b, e, s, ax)]
-    return _valued(data, PartialShape(out), value)
+    return PartialShape(out), empty, value
+
+
+def slice_shape(data, start, stop, step, axes=None):
+    out, _, value = _slice("Slice-8", data, start, stop, step, axes)
+    return _valued(data, out, value)
 
 
 SLICE_8 = OpSchema(
@@ -1276,8 +1288,178 @@ REVERSE_SEQUENCE_1 = OpSchema(
     doc="Reverses the first seq_lengths[b] elements along seq_axis, for every batch b.",
 )
 
+
+# --- SliceScatter-15 -----------------------------------------------------------------------------------------
+def slice_scatter_shape(data, updates, start, stop, step, axes=None):
+    op = "SliceScatter-15"
+    shape = data.shape
+    if not shape.rank_is_static and updates.shape.rank_is_static:   # (OpenVINO takes the rank from updates)
+        shape = PartialShape.dynamic(len(updates.shape))
+    sliced, empty, _ = _slice(op, TensorInfo(data.element_type, shape), start, stop, step, axes)
+    empty = empty if updates.shape.rank_is_static else set()
+    check(not empty and sliced.compatible(updates.shape), op, f"updates {updates.shape} must have the shape of the "
+          f"slice {sliced}{' (empty on axes ' + str(sorted(empty)) + ')' if empty else ''}")
+    return shape
+
+
+SLICE_SCATTER_15 = OpSchema(
+    "SliceScatter", 15, category="movement",
+    inputs=(Port("data", "T"), Port("updates", "T"), Port("start", "T_IND", const=True),
+            Port("stop", "T_IND", const=True), Port("step", "T_IND", const=True),
+            Port("axes", "T_AXIS", optional=True, const=True)),
+    outputs=(Port("output", "T"),),
+    type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
+    shape=slice_scatter_shape,
+    doc="A copy of data whose slice data[start:stop:step] (as Slice-8 selects it) is replaced by updates.",
+)
+
+
+# --- Unique-10 -----------------------------------------------------------------------------------------------
+def unique_values(x, axis, is_sorted):
+    """NumPy's unique (first indices, inverse, counts), reordered by first occurrence when not sorted."""
+    u, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True, return_counts=True, axis=axis)
+    inverse = inverse.reshape(-1)
+    if not is_sorted:
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        u = np.take(u, order, axis=0 if axis is None else axis)
+        first, counts, inverse = first[order], counts[order], rank[inverse]
+    return u, first, inverse, counts
+
+
+def unique_shape(data, axis=None, *, sorted, index_element_type, count_element_type):
+    op = "Unique-10"
+    for name, t in (("index_element_type", index_element_type), ("count_element_type", count_element_type)):
+        check(t in IDX, op, f"{name} must be i32 or i64, got {t}")
+    shape = data.shape
+    size = product(shape.to_shape()) if shape.is_static else 0
+    # (as OpenVINO bounds them: by the element count, known only for a static non-empty shape)
+    count = Dimension(1, size) if size else Dimension()
+    a = None
+    if axis is None:
+        out, rev = PartialShape([count]), Dimension(size, size) if size else Dimension()
+    else:
+        _scalar_like(op, "axis", axis)
+        v = ints_of(axis)
+        check(v is not None, op, "the axis input must be a constant (its value must be known)")
+        out, rev = PartialShape.dynamic(), Dimension()
+        if v is not None and shape.rank_is_static:
+            a = normalize_axis(op, "axis", v[0], len(shape))
+            d = shape[a]
+            # (as OpenVINO bounds it: 1..hi; unbounded: from min(lo, 1); a static 0 stays 0)
+            u = Dimension(min(d.lo, 1), None) if d.hi is None else d if d == 0 else Dimension(1, d.hi)
+            out = PartialShape([u if k == a else x for k, x in enumerate(shape)])
+            rev = d
+            if d == 0:
+                count = Dimension(0, 0)
+        elif shape.rank_is_static:
+            out = PartialShape.dynamic(len(shape))
+    infos = [TensorInfo(data.element_type, out), TensorInfo(index_element_type, PartialShape([count])),
+             TensorInfo(index_element_type, PartialShape([rev])), TensorInfo(count_element_type, PartialShape([count]))]
+    if _known(data) and (axis is None or a is not None) and 0 < np.size(data.value) <= VALUE_LIMIT:
+        vals = unique_values(np.asarray(data.value), a, sorted)
+        types = (data.element_type, index_element_type, index_element_type, count_element_type)
+        infos = [TensorInfo(t, v.shape, v.astype(element_type(t).dtype)) for v, t in zip(vals, types)]
+    return infos
+
+
+UNIQUE_10 = OpSchema(
+    "Unique", 10, category="movement",
+    inputs=(Port("data", "T"), Port("axis", "T_AXIS", optional=True, const=True)),
+    outputs=(Port("unique_elements", "T"), Port("indices", "T_IDX"), Port("reverse_indices", "T_IDX"),
+             Port("counts", "T_CNT")),
+    attributes=(Attr("sorted", BOOL, True, doc="unique elements in ascending order (else in order of appearance)"),
+                Attr("index_element_type", ELEMENT_TYPE, "i64", doc="element type of indices and reverse_indices"),
+                Attr("count_element_type", ELEMENT_TYPE, "i64", doc="element type of counts")),
+    type_constraints={"T": NUMERIC, "T_AXIS": IDX, "T_IDX": IDX, "T_CNT": IDX},
+    shape=unique_shape,
+    doc="The unique elements (or slices along axis) of data, with first indices, reverse indices and counts.",
+)
+
+
+# --- ExtractImagePatches-3 -------------------------------------------------------------------------------------
+def patch_grid(size: int, k: int, stride: int, rate: int, auto_pad: str) -> tuple[int, int]:
+    """(number of patches, zero padding before) along one spatial axis of the given length."""
+    eff = rate * (k - 1) + 1
+    if auto_pad == "valid":
+        return max((size - eff) // stride + 1, 0), 0
+    out = -(-size // stride)
+    total = max((out - 1) * stride + eff - size, 0)
+    return out, total // 2 if auto_pad == "same_upper" else total - total // 2
+
+
+def extract_image_patches_shape(data, *, sizes, strides, rates, auto_pad):
+    op = "ExtractImagePatches-3"
+    for name, v in (("sizes", sizes), ("strides", strides), ("rates", rates)):
+        check(len(v) == 2, op, f"attribute {name!r} must have 2 elements ([rows, cols]), got {list(v)}")
+    check(all(v > 0 for v in strides), op, f"strides must be > 0, got {list(strides)}")
+    check(all(v > 0 for v in rates), op, f"rates must be > 0, got {list(rates)}")
+    check(all(v >= 0 for v in sizes), op, f"sizes must be >= 0, got {list(sizes)}")
+    shape = data.shape
+    check(not shape.rank_is_static or len(shape) == 4, op, f"data must be 4-D [N, C, rows, cols], got {shape}")
+    if not shape.rank_is_static:
+        return PartialShape.dynamic(4)
+    n, c, h, w = shape
+    spatial = [Dimension(patch_grid(d.lo, k, st, r, auto_pad)[0],
+                         None if d.hi is None else patch_grid(d.hi, k, st, r, auto_pad)[0])
+               for d, k, st, r in zip((h, w), sizes, strides, rates)]
+    return PartialShape([n, c * (sizes[0] * sizes[1])] + spatial)
+
+
+EXTRACT_IMAGE_PATCHES_3 = OpSchema(
+    "ExtractImagePatches", 3, category="movement",
+    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    attributes=(Attr("sizes", INTS, doc="patch size [rows, cols]"),
+                Attr("strides", INTS, doc="distance between patch origins [rows, cols]"),
+                Attr("rates", INTS, doc="distance between the samples of a patch [rows, cols] (dilation)"),
+                Attr("auto_pad", STRING, allowed=("valid", "same_upper", "same_lower"),
+                     doc="valid: whole patches only; same_*: zero padding to ceil(size / stride) patches, the odd "
+                         "pixel at the end (upper) or beginning (lower)")),
+    type_constraints={"T": ALL},
+    shape=extract_image_patches_shape,
+    doc="[N, C, H, W] -> [N, rows*cols*C, out_h, out_w]: each output pixel holds one patch, depth ordered "
+        "[patch row, patch col, channel].",
+)
+
+
+# --- GatherTree-1 ---------------------------------------------------------------------------------------------
+def gather_tree_shape(step_ids, parent_ids, max_seq_len, end_token):
+    op = "GatherTree-1"
+    a, b = step_ids.shape, parent_ids.shape
+    if not a.rank_is_static:
+        a, b = b, a
+    if a.rank_is_static:
+        ok = not b.rank_is_static or len(a) == len(b) and all(x.compatible(y) for x, y in zip(a, b))
+        check(ok and len(a) == 3, op, f"step_ids {step_ids.shape} and parent_ids {parent_ids.shape} must have the "
+              "same shape of rank 3 [MAX_TIME, BATCH_SIZE, BEAM_WIDTH]")
+        out = [x if not b.rank_is_static else x.merge(y) for x, y in zip(a, b if b.rank_is_static else a)]
+    else:
+        out = None
+    m = max_seq_len.shape
+    check(not m.rank_is_static or len(m) == 1, op, f"max_seq_len must be 1-D, got {m}")
+    if out is not None and m.rank_is_static:
+        batch = out[1].merge(m[0])
+        check(batch is not None, op, f"max_seq_len has {m[0]} elements, BATCH_SIZE is {out[1]}")
+        out[1] = batch
+    check(not end_token.shape.rank_is_static or len(end_token.shape) == 0, op,
+          f"end_token must be a scalar, got {end_token.shape}")
+    return PartialShape.dynamic() if out is None else PartialShape(out)
+
+
+GATHER_TREE_1 = OpSchema(
+    "GatherTree", 1, category="movement",
+    inputs=(Port("step_ids", "T"), Port("parent_ids", "T"), Port("max_seq_len", "T"), Port("end_token", "T")),
+    outputs=(Port("final_ids", "T"),),
+    type_constraints={"T": NUMERIC_BYTES},
+    shape=gather_tree_shape,
+    doc="Backtracks beam-search parents into whole beams [MAX_TIME, BATCH, BEAM]; after the first end_token of a "
+        "beam (and past max_seq_len) every id is end_token.",
+)
+
 OPS = (SPACE_TO_BATCH_2, BATCH_TO_SPACE_2, DEPTH_TO_SPACE_1, SPACE_TO_DEPTH_1, COL2IM_15, TRANSPOSE_1,
        CONCAT_1, SPLIT_1, VARIADIC_SPLIT_1, GATHER_1, GATHER_7, GATHER_8, TILE_1, PAD_1, PAD_12,
        BROADCAST_1, BROADCAST_3, STRIDED_SLICE_1, SLICE_8, GATHER_ELEMENTS_6, GATHER_ND_5, GATHER_ND_8,
        SCATTER_UPDATE_3, SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15, SCATTER_ELEMENTS_UPDATE_3,
-       SCATTER_ELEMENTS_UPDATE_12, ROLL_7, REVERSE_1, SHUFFLE_CHANNELS_1, REVERSE_SEQUENCE_1)
+       SCATTER_ELEMENTS_UPDATE_12, ROLL_7, REVERSE_1, SHUFFLE_CHANNELS_1, REVERSE_SEQUENCE_1, SLICE_SCATTER_15,
+       UNIQUE_10, EXTRACT_IMAGE_PATCHES_3, GATHER_TREE_1)

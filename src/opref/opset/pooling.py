@@ -20,7 +20,7 @@ import inspect
 
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import FLOAT, IDX, NUMERIC_BYTES
-from .helpers import AUTO_PAD, ceil_div, check, check_1d, fail, ints_of, same_pads
+from .helpers import AUTO_PAD, ceil_div, check, check_1d, ints_of, same_pads
 from .schema import BOOL, ELEMENT_TYPE, INT, INTS, STRING, Attr, OpSchema, Port
 
 # Max and average pooling take floating-point and integer data (of at least a byte: the kernels
@@ -28,30 +28,6 @@ from .schema import BOOL, ELEMENT_TYPE, INT, INTS, STRING, Attr, OpSchema, Port
 T_POOL = NUMERIC_BYTES
 ROUNDING = ("floor", "ceil")
 ROUNDING_14 = ("floor", "ceil", "ceil_torch")
-
-
-def ir_attr_names(fn, renames: dict[str, str]):
-    """`fn` with IR attribute names that are not Python identifiers (AvgPool's `exclude-pad`):
-    the returned callable takes them by their IR name (`**{"exclude-pad": True}`, as run_op passes
-    schema-bound attributes) and its signature shows the IR name, so that signature checks see the
-    schema's interface. `renames` maps IR name -> the Python parameter name of `fn`."""
-    back = {py: ir for ir, py in renames.items()}
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        for ir, py in renames.items():
-            if ir in kwargs:
-                kwargs[py] = kwargs.pop(ir)
-        return fn(*args, **kwargs)
-
-    renamed = []
-    for p in inspect.signature(fn).parameters.values():
-        if p.name in back:
-            p = p.replace()
-            p._name = back[p.name]          # inspect.Parameter refuses names that are not identifiers
-        renamed.append(p)
-    call.__signature__ = inspect.Signature(renamed, __validate_parameters__=False)
-    return call
 
 
 def _no_start_in_end_padding(q: Dimension, s: int, dim: Dimension, pb: int) -> Dimension:
@@ -227,10 +203,7 @@ def _avg_pool_16_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_p
                             rounding_type=rounding_type, exclude_pad=exclude_pad)
 
 
-EXCLUDE_PAD = {"exclude-pad": "exclude_pad"}
-avg_pool_1_shape = ir_attr_names(_avg_pool_1_shape, EXCLUDE_PAD)
-avg_pool_14_shape = ir_attr_names(_avg_pool_14_shape, EXCLUDE_PAD)
-avg_pool_16_shape = ir_attr_names(_avg_pool_16_shape, EXCLUDE_PAD)
+avg_pool_1_shape, avg_pool_14_shape, avg_pool_16_shape = _avg_pool_1_shape, _avg_pool_14_shape, _avg_pool_16_shape
 
 
 def _avg_attrs(rounding, dilations=False):

@@ -125,6 +125,20 @@ class Attr:
     def required(self) -> bool:
         return self.default is REQUIRED
 
+    @property
+    def python_name(self) -> str:
+        """The keyword a shape rule or kernel takes it by (IR's `exclude-pad` -> `exclude_pad`)."""
+        return python_name(self.name)
+
+
+def python_name(name: str) -> str:
+    return name.replace("-", "_").replace(".", "_")
+
+
+def as_keywords(attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """Bound attributes as keyword arguments of shape rules, kernels and bodies."""
+    return {python_name(k): v for k, v in attrs.items()}
+
 
 @dataclass(frozen=True)
 class Port:
@@ -229,7 +243,7 @@ class OpSchema:
         bound = self.bind_types([None if i is None else i.element_type for i in inputs])
         if self.shape is None:
             raise ShapeInferenceError(f"{self.versioned_name}: has no shape rule")
-        result = self.shape(*inputs, **attrs)
+        result = self.shape(*inputs, **as_keywords(attrs))
         if not isinstance(result, (list, tuple)):
             result = [result]
         if len(result) != len(self.outputs):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import InputError, OprefError
 from ..opset import get_schema
-from ..opset.schema import OpSchema
+from ..opset.schema import OpSchema, as_keywords
 from ..shapes import PartialShape, TensorInfo
 from ..types import element_type
 from .kernels import KERNELS
@@ -64,13 +64,14 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np
             if size > MAX_OUTPUT_BYTES:
                 raise InputError(f"{schema.versioned_name}: output {port.name!r} of shape {info.shape} would need "
                                  f"{size} bytes, more than the {MAX_OUTPUT_BYTES}-byte limit")
+    keywords = as_keywords(attrs)
     if schema.body is not None:
-        outs = schema.body(Eager(), *arrays, **attrs)
+        outs = schema.body(Eager(), *arrays, **keywords)
     else:
         kernel = KERNELS.get(schema.versioned_name)
         if kernel is None:
             raise OprefError(f"{schema.versioned_name}: no kernel is registered")
-        outs = kernel(*arrays, **attrs)
+        outs = kernel(*arrays, **keywords)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     result = []
     for port, info, out in zip(schema.outputs, infos, outs):

@@ -114,9 +114,104 @@ def _select_shapes_partial():
     return out
 
 
+# --- Bucketize-3 ---------------------------------------------------------------------------------------
+def _bucketize():
+    op = "Bucketize-3"
+    rng = rng_for(op)
+    from ...opset.condition import BUCKETIZE_3
+    types = BUCKETIZE_3.type_constraints["T"]
+    data_t, bound_t = itertools.cycle(types), itertools.cycle(types[3:] + types[:3])
+    out = []
+    for i in range(N):
+        et, bt = next(data_t), next(bound_t)
+        if i % 4 == 0:
+            bt = et
+        shape = _dims(rng, int(rng.integers(0, 4)), True)
+        x = pool_values(rng, et, shape, 0.15, _i32_pool(et))
+        k = int(rng.integers(0, 6)) if i % 10 else 0
+        b = np.unique(pool_values(rng, bt, (k + 3,), 0.3, _i32_pool(bt))).astype(element_type(bt).dtype)[:k]
+        b = b[~np.isnan(b.astype(np.float64))] if element_type(bt).is_float else b
+        attrs = {"output_type": ("i64", "i32")[i % 2], "with_right_bound": bool(i % 3)}
+        out.append(make_case(op, f"{i}_{et}_{_sid(shape)}_{bt}_{len(b)}{'_right' if attrs['with_right_bound'] else ''}"
+                                 f"_{attrs['output_type']}", (x, b), attrs, _two_type_marks))
+    spec = (np.array([[3, 50], [10, -1]], np.int32), np.array([0, 5, 10], np.int32))
+    out.append(make_case(op, "spec_example", spec, {"output_type": "i64"}, _two_type_marks))
+    f = np.zeros
+    out += [
+        Case(op, "err_buckets_2d", (f(3, np.float32), f((2, 2), np.float32)), {"output_type": "i64"},
+             error="input 'buckets' must be 1-D"),
+        Case(op, "err_output_type", (f(3, np.float32), f(2, np.float32)), {"output_type": "f32"},
+             error="'output_type'"),
+        Case(op, "err_missing_output_type", (f(3, np.float32), f(2, np.float32)), error="missing required attribute"),
+        Case(op, "err_bool", (f(3, bool), f(2, np.float32)), {"output_type": "i64"}, error="expected one of"),
+    ]
+    return out
+
+
+def _two_type_marks(op, inputs):
+    """Widen f8 data and boundaries to f32 (no f8 kernels in the CPU plugin); big integers go to the
+    reference evaluate (the CPU plugin computes i64/u64/u32 as i32)."""
+    why, cast, oracle = [], {}, "openvino"
+    for i, x in enumerate(inputs):
+        if element_type_of(x) in ("f8e4m3", "f8e5m2"):
+            why, cast = [F8_CPU], {**cast, i: "f32"}
+    return why, oracle, cast
+
+
+def _i32_pool(et):
+    """Edges for i64/u64/u32 within i32's range: the CPU plugin computes these types as i32, and
+    OpenVINO has no reference evaluate for Bucketize on them nor for NonZero's dynamic output; the
+    full 64-bit range is checked by hand in tests/test_condition.py."""
+    if et not in ("i64", "u64", "u32"):
+        return None
+    return [0, 1, 2**31 - 1, 2**24 + 1] + ([-1, -2**31] if et == "i64" else [])
+
+
+# --- NonZero-3 -----------------------------------------------------------------------------------------
+def _non_zero():
+    op = "NonZero-3"
+    rng = rng_for(op)
+    from ...opset.condition import NON_ZERO_3
+    types = itertools.cycle(NON_ZERO_3.type_constraints["T"])
+    out = []
+    for i in range(N):
+        et = next(types)
+        shape = _dims(rng, int(rng.integers(0, 5)), True)
+        x = pool_values(rng, et, shape, 0.2, _i32_pool(et)) if et != "u1" else rng.integers(0, 2, shape).astype(np.uint8)
+        if element_type(et).name != "boolean" and x.size and rng.random() < 0.5:   # plenty of zeros
+            x = np.where(rng.random(shape) < 0.5, np.zeros((), x.dtype), x).astype(x.dtype)
+        attrs = {} if i % 3 == 0 else {"output_type": ("i64", "i32")[i % 2]}
+        out.append(make_case(op, f"{i}_{et}_{_sid(shape)}_{attrs.get('output_type', 'default')}", (x,), attrs,
+                             _nz_marks))
+    out.append(make_case(op, "spec_example", (np.array([[1, 0], [1, 1]], np.int32),), marks=_nz_marks))
+    out.append(Case(op, "err_output_type", (np.zeros(3, np.float32),), {"output_type": "u8"}, error="'output_type'"))
+    out.append(Case(op, "err_string", (np.array(["a"]),), error="expected one of"))
+    return out
+
+
+def _nz_marks(op, inputs):
+    et = element_type_of(inputs[0])
+    if et in WIDE:
+        return [F8_CPU if et.startswith("f8") else SUB_BYTE_CPU.format(et=et, wide=WIDE[et])
+                .replace("Select", "NonZero").replace("then/else", "the data")], "openvino", {0: WIDE[et]}
+    return [], "openvino", {}
+
+
 def cases():
-    return _select()
+    return _select() + _bucketize() + _non_zero()
 
 
 def shape_cases():
-    return _select_shapes_partial()
+    rng = np.random.default_rng(17)
+    out = _select_shapes_partial()
+    for i, c in enumerate(x for x in _bucketize() + _non_zero() if x.error is None):
+        infos = [info(element_type_of(x), PartialShape.dynamic() if rng.random() < 0.1 else loosen(rng, x.shape))
+                 for x in c.inputs]
+        out.append(ShapeCase(c.op, f"{i}_{c.id}", tuple(infos), c.attrs))
+    out += [ShapeCase("Bucketize-3", "buckets_2d", (info("f32", [3]), info("f32", [2, 2])), {"output_type": "i64"}),
+            ShapeCase("Bucketize-3", "buckets_dyn_rank", (info("f32", [3, -1]), info("i32", None)), {"output_type": "i32"}),
+            ShapeCase("NonZero-3", "interval", (info("f32", [(2, 5), 3]),)),
+            ShapeCase("NonZero-3", "unbounded", (info("i8", [(2, None), 3]),), {"output_type": "i32"}),
+            ShapeCase("NonZero-3", "scalar", (info("f32", []),)),
+            ShapeCase("NonZero-3", "empty", (info("u8", [0, -1]),))]
+    return out

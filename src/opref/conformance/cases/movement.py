@@ -10,7 +10,7 @@ import numpy as np
 
 from ...shapes import PartialShape
 from ...opset.movement import ELEMENTS_REDUCTIONS, NOT_REDUCIBLE, PAD_MODES, SCATTER_REDUCTIONS
-from ...types import ALL, NUMERIC_BYTES, element_type_of
+from ...types import ALL, NUMERIC, NUMERIC_BYTES, element_type, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import WORDS, array, ints_array, loosen, rng_for
 
@@ -232,7 +232,7 @@ def _idx_type(i, values, types=T_INT):
 STRING_CPU_OPS = ("Split-1", "VariadicSplit-1", "Tile-1", "Broadcast-1", "Broadcast-3", "StridedSlice-1", "Slice-8",
                   "GatherElements-6", "GatherND-5", "GatherND-8", "ScatterUpdate-3", "ScatterNDUpdate-3",
                   "ScatterNDUpdate-15", "ScatterElementsUpdate-3", "ScatterElementsUpdate-12", "Roll-7", "Reverse-1",
-                  "ShuffleChannels-1", "ReverseSequence-1")
+                  "ShuffleChannels-1", "ReverseSequence-1", "SliceScatter-15", "ExtractImagePatches-3")
 EMPTY_REPEATS_CPU = ("the CPU plugin returns uninitialised memory for a Tile with empty repeats; OpenVINO's "
                      "reference evaluate is asked (the data as i32 codes: it crashes on nf4)")
 
@@ -287,13 +287,21 @@ MEAN_CPU = ("the CPU plugin rounds integer means toward zero; the spec (and Open
 
 REVERSE_4BIT_CPU = "the CPU plugin mispacks 4-bit data in Reverse; asked with the data as i32 codes"
 
+UNIQUE_SMALL_CPU = ("the CPU plugin returns uninitialised indices and counts for Unique on 8- and 4-bit integers; "
+                    "asked with the data widened to i32 (same order, same repeats)")
+
+
+GATHER_TREE_CPU = ("the CPU plugin's GatherTree rejects bf16, f8 and 8-bit integers; asked with the (small "
+                   "integer) values widened to f32 / i32")
+
+
 def _mcase(op, id, inputs, attrs=None):
     """A value case, routed where OpenVINO's CPU plugin is not a faithful oracle for it."""
     why, cast, oracle = [], {}, "openvino"
     if element_type_of(inputs[0]) == "string" and op in STRING_CPU_OPS:
         why, cast = [STRING_CPU], {0: "codes"}
-        if op.startswith("Scatter"):     # updates share the data's vocabulary (see _shared_words)
-            cast = {0: "codes", 2: "codes"}
+        if op.startswith("Scatter") or op == "SliceScatter-15":     # updates share the data's vocabulary (see _shared_words)
+            cast = {0: "codes", 1 if op == "SliceScatter-15" else 2: "codes"}
     if op == "Tile-1" and inputs[1].size == 0:
         why, cast, oracle = why + [EMPTY_REPEATS_CPU], {0: "codes"}, "reference"
     if op.startswith("Broadcast-"):
@@ -310,6 +318,11 @@ def _mcase(op, id, inputs, attrs=None):
         why, oracle = why + [MEAN_CPU], "reference"
     if op == "Reverse-1" and element_type_of(inputs[0]) in ("i4", "u4"):
         why, cast = why + [REVERSE_4BIT_CPU], {0: "codes"}
+    if op == "Unique-10" and element_type_of(inputs[0]) in ("i8", "u8", "i4", "u4"):
+        why, cast = why + [UNIQUE_SMALL_CPU], {0: "i32"}
+    if op == "GatherTree-1" and element_type_of(inputs[0]) in ("bf16", "f8e4m3", "f8e5m2", "i8", "u8"):
+        wide = "i32" if element_type_of(inputs[0]) in ("i8", "u8") else "f32"
+        why, cast = why + [GATHER_TREE_CPU], {k: wide for k in range(4)}
     if op.startswith("Gather-") and _gather_degenerate(inputs, attrs or {}):
         why, cast, oracle = why + [GATHER_BATCH_CPU], {0: "codes", 1: "i64"}, "reference"
     elif op.startswith("Gather-") and inputs[1].size == 0:
@@ -806,6 +819,95 @@ def _reverse_sequence():
     return out
 
 
+def _slice_scatter():
+    """Slice-8's cases with updates of the slice's shape inserted as the second input."""
+    op = "SliceScatter-15"
+    rng = rng_for(op)
+    out = []
+    for c in _slice():
+        data, *rest = c.inputs
+        sliced = run_slice(c.inputs)
+        et = element_type_of(data)
+        data, upd = _shared_words(rng, data.shape, sliced.shape) if et == "string" else \
+            (data, array(rng, et, sliced.shape))
+        out.append(_mcase(op, c.id, (data, upd, *rest)))
+    return out
+
+
+def run_slice(inputs):
+    from ...opset.movement import clamped_slice
+    data, start, stop, step = inputs[:4]
+    axes = inputs[4] if len(inputs) > 4 else np.arange(len(start))
+    index = [slice(None)] * data.ndim
+    for b, e, s, a in zip(start.tolist(), stop.tolist(), step.tolist(), axes.tolist()):
+        index[a] = clamped_slice(data.shape[a], b, e, s)
+    return np.asarray(data)[tuple(index)]
+
+
+def _unique():
+    op = "Unique-10"
+    rng = rng_for(op)
+    types = itertools.cycle(NUMERIC)
+    out = []
+    for i in range(M):
+        rank = int(rng.integers(1, 4)) if i % 5 else int(rng.integers(0, 4))
+        shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+        et = next(types)
+        # few distinct values, so that there are repeats (whole repeated slices too)
+        x = array(rng, et, shape, -2, 2) if element_type(et).is_integral else \
+            (rng.integers(-2, 3, shape) * 0.5).astype(element_type(et).dtype)
+        if rank and rng.random() < 0.4:
+            ax0 = int(rng.integers(0, rank))
+            x = np.take(x, rng.integers(0, x.shape[ax0], x.shape[ax0]), axis=ax0)
+        inputs = [x]
+        axis = None
+        if rank and i % 3:
+            axis = int(rng.integers(-rank, rank))
+            inputs.append(ints_array(axis, ("i32", "i64")[i % 2]))
+        attrs = {"sorted": bool(i % 2), "index_element_type": ("i64", "i32")[i % 4 // 2],
+                 "count_element_type": ("i32", "i64")[i % 3 % 2]}
+        out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_axis{axis}_{attrs['sorted']}", inputs, attrs))
+    return out
+
+
+def _extract_image_patches():
+    op = "ExtractImagePatches-3"
+    rng = rng_for(op)
+    types = itertools.cycle(ALL)
+    out = []
+    for i in range(M):
+        pad = ("valid", "same_upper", "same_lower")[i % 3]
+        sizes = [int(rng.integers(1, 4)) for _ in range(2)]
+        strides = [int(rng.integers(1, 4)) for _ in range(2)]
+        rates = [int(rng.integers(1, 3)) for _ in range(2)]
+        eff = [r * (k - 1) + 1 for r, k in zip(rates, sizes)]
+        hw = [int(rng.integers(max(e - 2, 1) if i % 7 else 0, e + 5)) for e in eff]   # (a few too small or empty)
+        shape = [int(rng.integers(1, 3)), int(rng.integers(1, 4))] + hw
+        et = next(types)
+        out.append(_mcase(op, f"{i}_{et}_{pad}_{_ids(shape)}_k{sizes}_s{strides}_r{rates}", (array(rng, et, shape),),
+                          {"sizes": sizes, "strides": strides, "rates": rates, "auto_pad": pad}))
+    return out
+
+
+def _gather_tree():
+    op = "GatherTree-1"
+    rng = rng_for(op)
+    types = itertools.cycle(NUMERIC_BYTES)
+    out = []
+    for i in range(M):
+        t, b, k = (int(rng.integers(1, 6)), int(rng.integers(1, 4)), int(rng.integers(1, 5)))
+        et = next(types)
+        dtype = element_type(et).dtype
+        step = rng.integers(0, 6, (t, b, k))
+        parent = rng.integers(0, k, (t, b, k))
+        lengths = rng.integers(1, t + 3, b)                      # past MAX_TIME too
+        end = int(rng.integers(0, 6))
+        out.append(_mcase(op, f"{i}_{et}_{t}x{b}x{k}_end{end}_{lengths.tolist()}",
+                          tuple(np.asarray(v).astype(np.float32).astype(dtype)
+                                for v in (step, parent, lengths, end))))
+    return out
+
+
 def _movement_errors():
     f = np.zeros((2, 3), np.float32)
     i64 = lambda v: np.array(v, np.int64)   # noqa: E731
@@ -894,6 +996,27 @@ def _movement_errors():
         Case("ShuffleChannels-1", "err_axis", (f,), {"axis": 2, "group": 1}, error="out of range"),
         Case("ReverseSequence-1", "err_lengths", (f, i64([1, 1, 1])), error="seq_lengths has 3 elements"),
         Case("ReverseSequence-1", "err_rank", (np.zeros(3, np.float32), i64([1, 1, 1])), error="rank >= 2"),
+        Case("SliceScatter-15", "err_updates", (f, np.zeros((2, 2), np.float32), i64([0]), i64([1]), i64([1])),
+             error="must have the shape of the slice [1,3]"),
+        Case("SliceScatter-15", "err_step", (f, np.zeros((2, 3), np.float32), i64([0]), i64([1]), i64([0])),
+             error="step must be non-zero"),
+        Case("Unique-10", "err_axis", (f, i64(2)), error="out of range"),
+        Case("Unique-10", "err_index_type", (f,), {"index_element_type": "f32"}, error="must be i32 or i64"),
+        Case("Unique-10", "err_string", (np.array(["a"]),), error="expected one of"),
+        Case("ExtractImagePatches-3", "err_rank", (f,), {"sizes": [1, 1], "strides": [1, 1], "rates": [1, 1],
+                                                          "auto_pad": "valid"}, error="must be 4-D"),
+        Case("ExtractImagePatches-3", "err_strides", (np.zeros((1, 1, 3, 3), np.float32),),
+             {"sizes": [1, 1], "strides": [0, 1], "rates": [1, 1], "auto_pad": "valid"}, error="strides must be > 0"),
+        Case("ExtractImagePatches-3", "err_sizes", (np.zeros((1, 1, 3, 3), np.float32),),
+             {"sizes": [1, 1, 1], "strides": [1, 1], "rates": [1, 1], "auto_pad": "valid"}, error="2 elements"),
+        Case("ExtractImagePatches-3", "err_pad", (np.zeros((1, 1, 3, 3), np.float32),),
+             {"sizes": [1, 1], "strides": [1, 1], "rates": [1, 1], "auto_pad": "explicit"}, error="'auto_pad'"),
+        Case("GatherTree-1", "err_shapes", (np.zeros((2, 1, 3), np.float32), np.zeros((2, 1, 2), np.float32),
+                                            np.ones(1, np.float32), np.float32(0)), error="same shape of rank 3"),
+        Case("GatherTree-1", "err_batch", (np.zeros((2, 1, 3), np.float32), np.zeros((2, 1, 3), np.float32),
+                                           np.ones(2, np.float32), np.float32(0)), error="BATCH_SIZE"),
+        Case("GatherTree-1", "err_end", (np.zeros((2, 1, 3), np.float32), np.zeros((2, 1, 3), np.float32),
+                                         np.ones(1, np.float32), np.zeros(1, np.float32)), error="must be a scalar"),
         Case("Slice-8", "err_too_many", (f, i64([0, 0, 0]), i64([1, 1, 1]), i64([1, 1, 1])), error="more than the rank"),
     ]
 
@@ -905,7 +1028,8 @@ def _more_cases():
             + _gather_nd("GatherND-8") + _scatter_update() + _scatter_nd("ScatterNDUpdate-3")
             + _scatter_nd("ScatterNDUpdate-15") + _scatter_elements("ScatterElementsUpdate-3")
             + _scatter_elements("ScatterElementsUpdate-12") + _roll() + _reverse() + _shuffle_channels()
-            + _reverse_sequence() + _movement_errors())
+            + _reverse_sequence() + _slice_scatter() + _unique() + _extract_image_patches() + _gather_tree()
+            + _movement_errors())
 
 
 # --- shape cases ------------------------------------------------------------------------------------
@@ -1081,6 +1205,19 @@ def _interval_shape_cases():
         ("ShuffleChannels-1", "interval", (I(f, [2, (3, 7)]),), {"axis": -1, "group": 2}),
         ("Roll-7", "dynamic", (I(f, None), I(i64, [2]), I(i64, [2], [0, 5])), {}),
         ("Reverse-1", "dynamic_mask", (I(f, [2, -1]), I("boolean", [-1])), {"mode": "mask"}),
+        ("SliceScatter-15", "intervals", (I(f, [(2, 9), 4]), I(f, [-1, 2]), I(i64, [1], [1]), I(i64, [1], [3]),
+                                          I(i64, [1], [1]), I(i64, [1], [1])), {}),
+        ("Unique-10", "empty_axis", (I(f, [0, 3]), I(i64, [], 0)), {}),
+        ("Unique-10", "interval_axis", (I(f, [(2, 5), 4]), I(i32, [], -2)), {"index_element_type": "i32"}),
+        ("Unique-10", "unknown_axis", (I(f, [3, 4]), I(i64, [])), {"count_element_type": "i32"}),
+        ("ExtractImagePatches-3", "dynamic_rank", (I(f, None),), {"sizes": [2, 2], "strides": [1, 1], "rates": [1, 1],
+                                                                   "auto_pad": "valid"}),
+        ("ExtractImagePatches-3", "one_dynamic", (I(f, [2, (1, 3), 9, -1]),),
+         {"sizes": [2, 3], "strides": [2, 1], "rates": [1, 1], "auto_pad": "same_lower"}),
+        ("ExtractImagePatches-3", "too_small", (I(f, [1, 2, 2, 9]),),
+         {"sizes": [4, 2], "strides": [3, 1], "rates": [1, 1], "auto_pad": "valid"}),
+        ("GatherTree-1", "merge", (I(f, [(2, 9), -1, 4]), I(f, [5, (1, 3), -1]), I(f, [2]), I(f, [])), {}),
+        ("GatherTree-1", "dynamic_rank", (I(f, None), I(f, [5, (1, 3), -1]), I(f, [-1]), I(f, [])), {}),
         ("Slice-8", "reverse_unbounded", (I(f, [(2, None), -1]), I(i64, [2], [-1, 5]), I(i64, [2], [-big - 1, 1]),
                                           I(i64, [2], [-1, -2])), {}),
     ]

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...types import element_type, element_type_of
 from . import Case, ShapeCase, info
-from ._gen import array, loosen, rng_for
+from ._gen import loosen, rng_for
 
 FLOATS = ("f32", "f16", "bf16", "f64", "f32", "f8e4m3", "f8e5m2", "f32", "f16")
 IDX_TYPES = ("i64", "i32")
@@ -294,7 +294,7 @@ def _shape_cases_for(rng, op):
             if rng.random() < 0.1:
                 cs[int(rng.integers(0, 4))] = c + 1
                 tag = "_bad_c"
-            ins = [info("f32", [Dimension_or(rng, v)]) for v in cs]
+            ins = [info("f32", [_dim_near(rng, v)]) for v in cs]
             d = _data_info(rng, shape)
             ins = [ins[0], ins[1], d, ins[2], ins[3]] if op.endswith("-1") else [d] + ins
             out.append(ShapeCase(op, f"p{i:03d}_{rank}d{tag}", tuple(ins), {"epsilon": 1e-5}))
@@ -306,7 +306,7 @@ def _shape_cases_for(rng, op):
             known = rng.random() < 0.7
             it = IDX_TYPES[i % 2]
             ax = info(it, [len(axes)], np.array(axes, element_type(it).dtype)) if known else \
-                info(it, [Dimension_or(rng, len(axes))])
+                info(it, [_dim_near(rng, len(axes))])
             attrs = {"MVN-6": {"normalize_variance": True, "eps": 1e-5, "eps_mode": "inside_sqrt"},
                      "NormalizeL2-1": {"eps": 1e-5, "eps_mode": "add"},
                      "LRN-1": {"alpha": 1e-4, "beta": 0.75, "bias": 1.0, "size": 3}}[op]
@@ -328,12 +328,12 @@ def _shape_cases_for(rng, op):
                 tag = "_bad_groups"
             c = shape[1]
             out.append(ShapeCase(op, f"p{i:03d}_{rank}d{tag}",
-                                 (_data_info(rng, shape), info("f32", [Dimension_or(rng, c)]),
-                                  info("f32", [Dimension_or(rng, c)])), {"num_groups": g, "epsilon": 1e-5}))
+                                 (_data_info(rng, shape), info("f32", [_dim_near(rng, c)]),
+                                  info("f32", [_dim_near(rng, c)])), {"num_groups": g, "epsilon": 1e-5}))
     return out
 
 
-def Dimension_or(rng, n):
+def _dim_near(rng, n):
     """n, or a dynamic dim, or an interval around n."""
     r = rng.random()
     return n if r < 0.5 else -1 if r < 0.75 else (max(n - 1, 0), n + 2)

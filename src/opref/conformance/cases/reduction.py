@@ -24,6 +24,8 @@ F64_CPU = ("the CPU plugin computes f64 as f32, saturating +-Inf to +-3.4e38; as
            "these f64 values are f32-representable), compared at f32 tolerance")
 SMALL_INT_REF = ("OpenVINO has no reference evaluate for 8/16-bit integers; asked with the data widened to i32 "
                  "(an empty axes list reduces no elements together, so the result wraps back unchanged)")
+INT_NORM_REF = ("OpenVINO has no integer ReduceL1/L2 reference evaluate; asked with the data as f32 (lossless for "
+                "these values; an empty axes list gives |x|, exact in f32)")
 EMPTY_AXES_CPU = "the CPU plugin rejects an empty axes list (invalid_config); OpenVINO's reference evaluate is asked"
 # Max/Min: OpenVINO's CPU plugin is order-dependent on NaN and OpenVINO's max/min start from the
 # type's lowest/highest finite value (a row of -inf gives -3.4e38); the spec's maximum of such rows is
@@ -58,7 +60,7 @@ def _values(rng, op, et, shape, count):
     return array(rng, et, shape, -b, b)
 
 
-def _marks(inputs):
+def _marks(inputs, norm=False):
     et = element_type_of(inputs[0])
     why, out = [], {}
     if et in ("f8e4m3", "f8e5m2"):
@@ -69,7 +71,9 @@ def _marks(inputs):
         why, out = why + [INT_CPU], {**out, "oracle": "reference"}
     if inputs[1].size == 0:
         why, out = why + [EMPTY_AXES_CPU], {**out, "oracle": "reference"}
-        if et in ("i8", "i16", "u8", "u16"):      # no reference evaluate for these: widened to i32
+        if element_type(et).is_integral and norm:          # no integer L1/L2 evaluate: the data as f32
+            why, out = why + [INT_NORM_REF], {**out, "oracle_cast": {0: "f32"}}
+        elif et in ("i8", "i16", "u8", "u16"):              # no reference evaluate for these: as i32
             why, out = why + [SMALL_INT_REF], {**out, "oracle_cast": {0: "i32"}}
     return dict(openvino="; ".join(why), **out) if why else {}
 
@@ -117,7 +121,7 @@ def _op_cases(op):
         # a scalar with an axis and keep_dims crashes OpenVINO's shape inference (see shape_cases)
         kd = bool(i % 2) and not (rank == 0 and axes)
         out.append(Case(op, f"{i}_{et}_{_sid(shape)}_ax{'s' if scalar else ''}{'_'.join(map(str, axes))}_{it}"
-                            f"{'_kd' if kd else ''}", (x, ax), {"keep_dims": kd}, **_marks((x, ax))))
+                            f"{'_kd' if kd else ''}", (x, ax), {"keep_dims": kd}, **_marks((x, ax), op in ("ReduceL1-4", "ReduceL2-4"))))
     return out
 
 

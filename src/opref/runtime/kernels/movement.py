@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...opset.movement import slice_index, strided_slice_index
-from ...types import accumulator_dtype
+from ...opset.movement import patch_grid, slice_index, strided_slice_index, unique_values
+from ...types import accumulator_dtype, element_type
 
 
 def _ints(x):
@@ -366,6 +366,56 @@ def reverse_sequence(data, seq_lengths, *, batch_axis, seq_axis):
     return np.moveaxis(out, (0, 1), (b, t))
 
 
+def slice_scatter(data, updates, start, stop, step, axes=None):
+    b = _ints(start)
+    axes = list(range(len(b))) if axes is None else [a + data.ndim if a < 0 else a for a in _ints(axes)]
+    out = data.copy()
+    out[slice_index(data.shape, b, _ints(stop), _ints(step), axes)] = updates
+    return out
+
+
+def unique(data, axis=None, *, sorted, index_element_type, count_element_type):
+    ax = None if axis is None else int(np.asarray(axis).reshape(-1)[0]) % max(data.ndim, 1)
+    u, first, inverse, counts = unique_values(data, ax, sorted)
+    idx, cnt = element_type(index_element_type).dtype, element_type(count_element_type).dtype
+    return u, first.astype(idx), inverse.astype(idx), counts.astype(cnt)
+
+
+def extract_image_patches(data, *, sizes, strides, rates, auto_pad):
+    n, c, h, w = data.shape
+    (kh, kw), (sh, sw), (rh, rw) = sizes, strides, rates
+    (oh, pt), (ow, pl) = patch_grid(h, kh, sh, rh, auto_pad), patch_grid(w, kw, sw, rw, auto_pad)
+    if data.size == 0 or oh * ow == 0:
+        return np.full((n, kh * kw * c, oh, ow), _zero(data.dtype), data.dtype)
+    rows = (np.arange(oh) * sh)[None, :] + (np.arange(kh) * rh)[:, None] - pt     # (kh, oh)
+    cols = (np.arange(ow) * sw)[None, :] + (np.arange(kw) * rw)[:, None] - pl               # (kw, ow)
+    r, q = rows[:, :, None, None], cols[None, None, :, :]
+    inside = (r >= 0) & (r < h) & (q >= 0) & (q < w)                                        # zero padding
+    p = data[:, :, np.clip(r, 0, h - 1), np.clip(q, 0, w - 1)]                              # (n, c, kh, oh, kw, ow)
+    p = np.where(inside, p, np.asarray(_zero(data.dtype), data.dtype))
+    return p.transpose(0, 2, 4, 1, 3, 5).reshape(n, kh * kw * c, oh, ow)
+
+
+def gather_tree(step_ids, parent_ids, max_seq_len, end_token):
+    """Backtracking over time, for all batches and beams at once (loops over time steps only)."""
+    t_max, batch, beam = step_ids.shape
+    end = np.asarray(end_token, step_ids.dtype)
+    length = np.minimum(max_seq_len.astype(np.int64), t_max)[:, None]        # (B, 1)
+    out = np.empty_like(step_ids)
+    b = np.arange(batch)[:, None]
+    parent = np.broadcast_to(np.arange(beam), (batch, beam))
+    for t in reversed(range(t_max)):
+        active = t < length
+        out[t] = np.where(active, step_ids[t, b, parent], end)
+        parent = np.where(active, parent_ids[t, b, parent].astype(np.int64), parent)
+    finished = np.zeros((batch, beam), bool)
+    for t in range(t_max):
+        active = t < length
+        out[t] = np.where(finished & active, end, out[t])
+        finished |= active & (out[t] == end)
+    return out
+
+
 KERNELS = {
     "SpaceToBatch-2": space_to_batch,
     "BatchToSpace-2": batch_to_space,
@@ -398,4 +448,8 @@ KERNELS = {
     "Reverse-1": reverse,
     "ShuffleChannels-1": shuffle_channels,
     "ReverseSequence-1": reverse_sequence,
+    "SliceScatter-15": slice_scatter,
+    "Unique-10": unique,
+    "ExtractImagePatches-3": extract_image_patches,
+    "GatherTree-1": gather_tree,
 }

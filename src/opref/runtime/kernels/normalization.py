@@ -91,19 +91,18 @@ def group_normalization(data, scale, bias, *, num_groups, epsilon):
 # --- LRN ------------------------------------------------------------------------------------------
 def lrn(data, axes, *, alpha, beta, bias, size):
     """The sum of squares over a box of side `size` centered on each element along `axes` (clipped at
-    the edges): one cumulative sum per axis, differenced at the box ends."""
+    the edges): per axis, a sum of `size` shifted slices of the zero-padded squares."""
     ct = _ct(data.dtype)
     x = data.astype(ct)
     axes = sorted({int(a) % data.ndim for a in np.asarray(axes).reshape(-1)}) if data.ndim else []
     sq = x * x
     half = (size - 1) // 2
     for a in axes:
+        pad = [(0, 0)] * data.ndim
+        pad[a] = (half, half)
+        padded = np.pad(sq, pad)
         length = sq.shape[a]
-        csum = np.concatenate([np.zeros_like(np.take(sq, [0], axis=a)), np.cumsum(sq, axis=a)], axis=a) \
-            if length else sq
-        i = np.arange(length)
-        lo, hi = np.maximum(i - half, 0), np.minimum(i + half + 1, length)
-        sq = np.take(csum, hi, axis=a) - np.take(csum, lo, axis=a)
+        sq = sum(np.take(padded, np.arange(k, k + length), axis=a) for k in range(2 * half + 1))
     scale = ct.type(alpha) / ct.type(float(size) ** len(axes))
     return (x / (ct.type(bias) + scale * sq) ** ct.type(beta)).astype(data.dtype)
 

@@ -13,7 +13,7 @@ import ml_dtypes
 import numpy as np
 
 from ...opset.helpers import same_pads
-from ...opset.pooling import ir_attr_names, pool_output_dims
+from ...opset.pooling import pool_output_dims
 from ...shapes import PartialShape
 from ...types import element_type
 
@@ -88,6 +88,11 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     # then only strictly greater ones. So ties keep the first tap, NaN and -inf are never taken, and a
     # window that takes nothing (all padding) gives the lowest value and index 0.
     best = np.full(shape, _lowest(data.dtype), ct)
+    if index_element_type is None:             # values only: the same rule is a NaN-ignoring max
+        maximum = np.fmax if ct.kind == "f" else np.maximum
+        for _, view in _taps(xp, kernel, strides, dilations, out):
+            maximum(best, view, out=best)
+        return best.astype(data.dtype)
     found = np.zeros(shape, bool)
     tap_of = np.full(shape, -1, np.int64) if index_element_type else None
     for k, (tap, view) in enumerate(_taps(xp, kernel, strides, dilations, out)):
@@ -164,7 +169,8 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
         count = np.ones((), np.int64)
         for size, pad, k, s, d, o in zip(data.shape[2:], pads, kernel, strides, dilations, out):
             count = np.multiply.outer(count, _counts(size, pad, k, s, d, o))
-    mean = total / np.maximum(count, 1).astype(ct)        # a window without data gives 0
+    # a window without any data gives 0, as OpenVINO's reference (its CPU plugin gives -0 in 1-D, NaN in 2-D)
+    mean = total / np.maximum(count, 1).astype(ct)
     if not element_type(data.dtype).is_float:
         mean = np.rint(mean)                                # half to even, as OpenVINO rounds
     return mean.astype(data.dtype)
@@ -185,9 +191,9 @@ def _avg_pool_16(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, ro
                      exclude_pad)
 
 
-avg_pool_1 = ir_attr_names(_avg_pool_1, {"exclude-pad": "exclude_pad"})
-avg_pool_14 = ir_attr_names(_avg_pool_14, {"exclude-pad": "exclude_pad"})
-avg_pool_16 = ir_attr_names(_avg_pool_16, {"exclude-pad": "exclude_pad"})
+avg_pool_1 = _avg_pool_1
+avg_pool_14 = _avg_pool_14
+avg_pool_16 = _avg_pool_16
 
 
 # --- AdaptiveAvgPool / AdaptiveMaxPool -------------------------------------------------------------

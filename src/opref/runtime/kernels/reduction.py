@@ -20,7 +20,8 @@ def reducer(fn):
     axes reduce each element alone (the spec calls it the identity; for ReduceL1/L2 OpenVINO gives |x|,
     the norm of one element, and opref follows it)."""
     def kernel(data, axes, *, keep_dims):
-        return np.asarray(fn(data, _axes(axes, data.ndim), keep_dims))
+        with np.errstate(over="ignore", invalid="ignore"):     # integers wrap; inf * 0 is NaN
+            return np.asarray(fn(data, _axes(axes, data.ndim), keep_dims))
     return with_signature(kernel, ["data", "axes"], ["keep_dims"])
 
 
@@ -43,8 +44,8 @@ def _mean(x, ax, kd):
     if n == 0:                       # OpenVINO: the mean of nothing is 0
         return np.zeros_like(s).astype(x.dtype)
     if x.dtype.kind in "iu":         # the wrapped sum divided, truncated toward zero (C++ division)
-        q = np.abs(s) // n if x.dtype.kind == "i" else s // n
-        return (np.where(s < 0, -q, q)).astype(x.dtype)
+        q = s // n
+        return (q + ((s % n != 0) & (s < 0))).astype(x.dtype)
     return (s / acc.type(n)).astype(x.dtype)
 
 
