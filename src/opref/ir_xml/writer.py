@@ -37,6 +37,8 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     schema = get_schema(op)
     attrs = schema.bind_attrs(attrs)
     ports = schema.ports_for(len(inputs))
+    if outputs is None and schema.outputs and schema.outputs[-1].variadic:
+        outputs = schema.infer(list(inputs), attrs)      # how many outputs (Split) comes from inference
     net = etree.Element("net", name=schema.versioned_name, version="11")
     layers = etree.SubElement(net, "layers")
     edges = etree.SubElement(net, "edges")
@@ -72,7 +74,8 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
         _dims(p, info.shape)
     out_el = etree.SubElement(layer, "output")
     n_in = len(inputs)
-    for k, port in enumerate(schema.outputs):   # port ids run on from the inputs to the outputs
+    out_ports = schema.output_ports(len(outputs)) if outputs else list(schema.outputs)
+    for k, port in enumerate(out_ports):   # port ids run on from the inputs to the outputs
         info = outputs[k] if outputs else None
         p = etree.SubElement(out_el, "port", id=str(n_in + k), names=port.name,
                              precision=element_type(info.element_type).precision if info else "FP32")
@@ -81,7 +84,7 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     for i, src in enumerate(sources):
         etree.SubElement(edges, "edge", {"from-layer": str(src), "from-port": "0",
                                          "to-layer": str(node_id), "to-port": str(i)})
-    for k, port in enumerate(schema.outputs):
+    for k, port in enumerate(out_ports):
         rid = node_id + 1 + k
         res = etree.SubElement(layers, "layer", id=str(rid), name=f"result_{k}", type="Result", version="opset1")
         p = etree.SubElement(etree.SubElement(res, "input"), "port", id="0")

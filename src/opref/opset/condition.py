@@ -6,7 +6,7 @@ import math
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import ALL, IDX, NUMERIC, NUMERIC_BYTES
 from .families import auto_broadcast_attr, broadcast_shapes
-from .helpers import check, fail
+from .helpers import check
 from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
 
 

@@ -437,22 +437,7 @@ def variadic_split_shape(data, axis, split_lengths):
     return [_valued(data, o, v) for o, v in zip(outs, values)]
 
 
-@dataclass(frozen=True, eq=False)
-class _VariadicOutputSchema(OpSchema):
-    """An op whose last output port repeats (Split: num_splits outputs). Local stand-in until
-    OpSchema.infer itself expands a variadic last output: the count comes from the shape rule."""
-
-    def infer(self, inputs, attrs=None):
-        bound = self.bind_attrs(attrs)
-        self.bind_types([None if i is None else i.element_type for i in inputs])
-        result = list(self.shape(*inputs, **bound))
-        fixed = self.outputs[:-1]
-        expanded = dataclasses.replace(self, outputs=fixed + (self.outputs[-1],) * (len(result) - len(fixed)),
-                                       shape=lambda *_, **__: result)
-        return OpSchema.infer(expanded, inputs, bound)
-
-
-SPLIT_1 = _VariadicOutputSchema(
+SPLIT_1 = OpSchema(
     "Split", 1, category="movement",
     inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True)),
     outputs=(Port("output", "T", variadic=True),),
@@ -462,7 +447,7 @@ SPLIT_1 = _VariadicOutputSchema(
     doc="Splits data into num_splits equal parts along axis (one output per part).",
 )
 
-VARIADIC_SPLIT_1 = _VariadicOutputSchema(
+VARIADIC_SPLIT_1 = OpSchema(
     "VariadicSplit", 1, category="movement",
     inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True), Port("split_lengths", "T_AXIS", const=True)),
     outputs=(Port("output", "T", variadic=True),),

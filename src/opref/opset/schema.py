@@ -237,6 +237,16 @@ class OpSchema:
                                      f"another {port.type_constraint} input has {first}; they must match")
         return bound
 
+    def output_ports(self, n: int) -> list[Port]:
+        """The output ports that n outputs fill: a variadic last output repeats (Split)."""
+        ports = list(self.outputs)
+        if ports and ports[-1].variadic and n >= len(ports) - 1:
+            return ports[:-1] + [ports[-1]] * (n - len(ports) + 1)
+        if n != len(ports):
+            raise ShapeInferenceError(f"{self.versioned_name}: shape rule gave {n} outputs, schema declares "
+                                      f"{len(ports)}")
+        return ports
+
     def infer(self, inputs: list[TensorInfo | None], attrs: Mapping[str, Any] | None = None) -> list[TensorInfo]:
         """Output TensorInfos of this op for the given input infos (bad input raises OprefError)."""
         attrs = self.bind_attrs(attrs)
@@ -246,11 +256,9 @@ class OpSchema:
         result = self.shape(*inputs, **as_keywords(attrs))
         if not isinstance(result, (list, tuple)):
             result = [result]
-        if len(result) != len(self.outputs):
-            raise ShapeInferenceError(f"{self.versioned_name}: shape rule gave {len(result)} outputs, "
-                                      f"schema declares {len(self.outputs)}")
+        ports = self.output_ports(len(result))
         out = []
-        for port, r in zip(self.outputs, result):
+        for port, r in zip(ports, result):
             if isinstance(r, TensorInfo):
                 out.append(r)
                 continue

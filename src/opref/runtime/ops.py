@@ -55,7 +55,8 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np
     """One op on arrays with attributes already bound: the shape rule first (every rejection guards
     the kernel, and no output beyond MAX_OUTPUT_BYTES is allocated), then the kernel or body."""
     infos = schema.infer([None if a is None else TensorInfo.of_array(a) for a in arrays], attrs)
-    for port, info in zip(schema.outputs, infos):
+    ports = schema.output_ports(len(infos))
+    for port, info in zip(ports, infos):
         if info.shape.is_static:
             n = 1
             for d in info.shape.to_shape():
@@ -74,7 +75,7 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np
         outs = kernel(*arrays, **keywords)
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     result = []
-    for port, info, out in zip(schema.outputs, infos, outs):
+    for port, info, out in zip(ports, infos, outs):
         out = np.asarray(out)
         want = element_type(info.element_type).dtype
         if out.dtype != want and not (want.kind == "U" and out.dtype.kind in "UT"):

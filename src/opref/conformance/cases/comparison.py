@@ -9,7 +9,7 @@ import itertools
 import ml_dtypes
 import numpy as np
 
-from ...shapes import Dimension, PartialShape
+from ...shapes import PartialShape
 from ...types import FLOAT, element_type, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, loosen, rng_for

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...opset.reduction import T_IND
 from ...shapes import PartialShape
-from ...types import NUMERIC_BYTES, element_type, element_type_of
+from ...types import element_type, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import array, ints_array, loosen, rng_for
 from .comparison import F8_CPU, INT_CPU, _big, _sid
