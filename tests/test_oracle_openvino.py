@@ -39,10 +39,15 @@ def cast(x, et):
     return x if et is None else np.asarray(x).astype(element_type(et).dtype)
 
 
+def _finite_max(a) -> float:
+    """The largest finite magnitude (NaN and ±Inf edge values say nothing about rounding)."""
+    a = np.abs(np.asarray(a, dtype=np.float64))
+    return float(a[np.isfinite(a)].max(initial=1.0))
+
+
 def _reduction_scale(case) -> float:
     """Computed outputs sum many products: tolerance grows with the magnitude of the terms."""
-    x = [np.abs(np.asarray(a, dtype=np.float64)).max(initial=1.0) for a in case.inputs[:2]
-         if np.asarray(a).dtype.kind not in "UOb"]
+    x = [_finite_max(a) for a in case.inputs[:2] if np.asarray(a).dtype.kind not in "UOb"]
     return float(np.prod(x)) if x else 1.0
 
 
