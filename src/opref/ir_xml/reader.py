@@ -331,37 +331,28 @@ class _Reader:
         result_index = {r.id: i for i, r in enumerate(body.results)}
         ins, outs = [], []
 
-        def common(m, kind):
-            ext = _int(m.get("external_port_id"), "external_port_id", where, lo=-1)
-            internal = _int(m.get("internal_layer_id"), "internal_layer_id", where, lo=0)
-            axis = m.get("axis")
-            kw = dict(axis=None if axis is None else _int(axis, "axis", where),
-                      start=_int(m.get("start", "0"), "start", where), end=_int(m.get("end", "-1"), "end", where),
-                      stride=_int(m.get("stride", "1"), "stride", where),
-                      part_size=_int(m.get("part_size", "1"), "part_size", where, lo=1),
-                      purpose=m.get("purpose", ""))
-            if kw["stride"] == 0:
-                raise ModelError(f"{where}: stride 0")
-            return ext, internal, kw
-
-        for m in pm.findall("input"):
-            ext, internal, kw = common(m, "input")
-            if internal not in param_index:
-                raise ModelError(f"{where}: internal_layer_id {internal} is not a body Parameter")
-            if ext != -1:
-                if ext not in layer.in_ports:
-                    raise ModelError(f"{where}: external_port_id {ext} is not an input port of the layer")
-                ext = layer.in_ports[ext]
-            ins.append(InputMap(ext, param_index[internal], **kw))
-        for m in pm.findall("output"):
-            ext, internal, kw = common(m, "output")
-            if internal not in result_index:
-                raise ModelError(f"{where}: internal_layer_id {internal} is not a body Result")
-            if ext != -1:
-                if ext not in layer.out_ports:
-                    raise ModelError(f"{where}: external_port_id {ext} is not an output port of the layer")
-                ext = layer.out_ports[ext]
-            outs.append(OutputMap(ext, result_index[internal], **kw))
+        # (tag, body index, body role, outer ports, outer role, map class, list)
+        kinds = (("input", param_index, "Parameter", layer.in_ports, "input", InputMap, ins),
+                 ("output", result_index, "Result", layer.out_ports, "output", OutputMap, outs))
+        for tag_, index, role, outer, outer_role, cls, dest in kinds:
+            for m in pm.findall(tag_):
+                ext = _int(m.get("external_port_id"), "external_port_id", where, lo=-1)
+                internal = _int(m.get("internal_layer_id"), "internal_layer_id", where, lo=0)
+                axis = m.get("axis")
+                kw = dict(axis=None if axis is None else _int(axis, "axis", where),
+                          start=_int(m.get("start", "0"), "start", where), end=_int(m.get("end", "-1"), "end", where),
+                          stride=_int(m.get("stride", "1"), "stride", where),
+                          part_size=_int(m.get("part_size", "1"), "part_size", where, lo=1),
+                          purpose=m.get("purpose", ""))
+                if kw["stride"] == 0:
+                    raise ModelError(f"{where}: stride 0")
+                if internal not in index:
+                    raise ModelError(f"{where}: internal_layer_id {internal} is not a body {role}")
+                if ext != -1:
+                    if ext not in outer:
+                        raise ModelError(f"{where}: external_port_id {ext} is not an {outer_role} port of the layer")
+                    ext = outer[ext]
+                dest.append(cls(ext, index[internal], **kw))
         back = []
         be = layer.el.find("back_edges")
         for e in [] if be is None or tag == "else_port_map" else be.findall("edge"):

@@ -76,8 +76,6 @@ class Executor:
         try:
             if node.bodies:
                 return subgraph.run(node, args, self._run_body)
-            if node.schema.name == "Result":
-                return [args[0]]
             return execute(node.schema, args, node.attrs)
         except OprefError as e:
             msg = str(e)
