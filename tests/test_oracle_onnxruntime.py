@@ -11,7 +11,7 @@ import pytest
 
 import opref
 from opref.conformance.cases import all_cases
-from opref.conformance.compare import EXACT_CATEGORIES, mismatch
+from opref.conformance.compare import EXACT_CATEGORIES, mismatch, without_one_sided_nan
 from opref.conformance.onnx_export import export, has_export, onnx_model
 
 OWN_MODULE = ("convolution",)
@@ -38,9 +38,15 @@ def test_values_match_onnxruntime(case):
     x = np.abs(np.asarray(onnx_op.inputs[0], np.float64)) if np.asarray(onnx_op.inputs[0]).dtype.kind in "iuf" \
         else np.ones(1)
     scale = float(x[np.isfinite(x)].max(initial=1.0))   # NaN/Inf edge values say nothing about rounding
+    skipped = 0
     for k, (t, o) in enumerate(zip(theirs, ours)):
         t = np.asarray(t)
         if t.dtype != o.dtype and o.dtype.kind not in "UT":
             t = t.astype(o.dtype)
+        if "onnxruntime" in case.nan_differs:
+            t, o, n = without_one_sided_nan(t, o)
+            skipped += n
         problem = mismatch(t, o, exact=exact, scale=scale, tolerance=case.tolerance)
         assert problem is None, f"{case.name} output {k}: opref gives {problem}"
+    if "onnxruntime" in case.nan_differs:
+        assert skipped, f"{case.name}: marked ({case.nan_differs['onnxruntime']}), but onnxruntime now agrees: drop it"

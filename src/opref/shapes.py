@@ -215,6 +215,16 @@ class PartialShape:
             return True
         return len(self) == len(other) and all(a.compatible(b) for a, b in zip(self, other))
 
+    def merge(self, other) -> "PartialShape | None":
+        """The shape both describe (dims intersected, as OpenVINO's merge_into), or None if they conflict."""
+        other = as_shape(other)
+        if self.dims is None or other.dims is None:
+            return other if self.dims is None else self
+        if len(self.dims) != len(other.dims):
+            return None
+        dims = [a.merge(b) for a, b in zip(self.dims, other.dims)]
+        return None if any(d is None for d in dims) else PartialShape(dims)
+
     def __len__(self) -> int:
         if self.dims is None:
             raise OprefError("shape of dynamic rank has no length")

@@ -117,14 +117,19 @@ def _decode_strings(raw: np.ndarray, count: int, where: str) -> np.ndarray:
 
 
 # --- layers ------------------------------------------------------------------------------------------
-def _int(text, what: str, where: str, lo: int | None = None) -> int:
+def _int(text, what: str, where, lo: int | None = None) -> int:
+    """`where` names the place in errors: a string, or a function giving it (built only on error)."""
     try:
-        v = int(str(text).strip())
+        v = int(text)                      # (surrounding whitespace is allowed)
     except (TypeError, ValueError):
-        raise ModelError(f"{where}: {what} {text!r} is not an integer") from None
+        raise ModelError(f"{_named(where)}: {what} {text!r} is not an integer") from None
     if lo is not None and v < lo:
-        raise ModelError(f"{where}: {what} {v} is below {lo}")
+        raise ModelError(f"{_named(where)}: {what} {v} is below {lo}")
     return v
+
+
+def _named(where) -> str:
+    return where() if callable(where) else str(where)
 
 
 def split_names(text: str) -> list[str]:
@@ -191,7 +196,7 @@ class _Reader:
         nodes: dict[int, Node] = {}
         order: list[int] = []
         for el in layers_el.findall("layer"):
-            lid = _int(el.get("id"), "layer id", f"{where}: layer {el.get('name')!r}", lo=0)
+            lid = _int(el.get("id"), "layer id", lambda: f"{where}: layer {el.get('name')!r}", lo=0)
             if lid in layers:
                 raise ModelError(f"{where}: duplicate layer id {lid} ({layers[lid].name!r} and {el.get('name')!r})")
             layer = _Layer(el, lid, el.get("name", str(lid)), el.get("type", ""), self.schemas[(el.get("type"), el.get("version"))])
@@ -213,7 +218,7 @@ class _Reader:
         seen = {id(n) for n in reached}
         ordered = [p for p in params if id(p) not in seen] + reached
         return Graph(ordered, params, results, sinks, ir_version=self.ir_version,
-                     rt_info=_keep(scope.find("rt_info")))
+                     rt_info=scope.find("rt_info"))
 
     def node(self, layer: _Layer) -> Node:
         el, schema = layer.el, layer.schema
@@ -236,7 +241,7 @@ class _Reader:
             bound = schema.bind_attrs(attrs)
         except OprefError as e:
             raise type(e)(f"{layer.where()}: {e}") from None
-        node = Node(layer.id, layer.name, schema, bound, rt_info=_keep(el.find("rt_info")))
+        node = Node(layer.id, layer.name, schema, bound, rt_info=el.find("rt_info"))
         self.ports(layer, node)
         if constant:
             node.value = self.constant(layer, bound, storage)
@@ -249,7 +254,7 @@ class _Reader:
         outs = layer.el.find("output")
         ids = set()
         for i, p in enumerate([] if ins is None else ins.findall("port")):
-            pid = _int(p.get("id"), "input port id", layer.where(), lo=0)
+            pid = _int(p.get("id"), "input port id", layer.where, lo=0)
             if pid in ids:
                 raise ModelError(f"{layer.where()}: duplicate port id {pid}")
             ids.add(pid)
@@ -261,7 +266,7 @@ class _Reader:
         except OprefError as e:
             raise ModelError(f"{layer.where()}: {e}") from None
         for k, p in enumerate([] if outs is None else outs.findall("port")):
-            pid = _int(p.get("id"), "output port id", layer.where(), lo=0)
+            pid = _int(p.get("id"), "output port id", layer.where, lo=0)
             if pid in ids:
                 raise ModelError(f"{layer.where()}: duplicate port id {pid}")
             ids.add(pid)
@@ -273,7 +278,7 @@ class _Reader:
                 if et is None:
                     raise ModelError(f"{layer.where()}: output port {pid} has unknown precision {prec!r}")
             node.outputs.append(OutputPort(split_names(p.get("names", "")), et, _dims(p, layer),
-                                           _keep(p.find("rt_info"))))
+                                           p.find("rt_info")))
         declared = node.schema.outputs
         variadic = bool(declared) and declared[-1].variadic
         n = len(node.outputs)
@@ -298,7 +303,7 @@ class _Reader:
     def edges(self, scope, layers: dict[int, _Layer], nodes: dict[int, Node], where: str):
         edges_el = scope.find("edges")
         for e in [] if edges_el is None else edges_el.findall("edge"):
-            f = {k: _int(e.get(k), f"edge attribute {k!r}", f"{where}: edge on line {e.sourceline}")
+            f = {k: _int(e.get(k), f"edge attribute {k!r}", lambda: f"{where}: edge on line {e.sourceline}")
                  for k in ("from-layer", "from-port", "to-layer", "to-port")}
             src, dst = layers.get(f["from-layer"]), layers.get(f["to-layer"])
             if src is None or dst is None:
@@ -383,27 +388,22 @@ def _port_id(layer: _Layer, index: int) -> int:
 def _dims(port, layer: _Layer) -> tuple[int, ...]:
     """Declared dims: an int, or -1 for any non-static dim (written -1, "?" or an interval "1..10")."""
     out = []
-    for d in port.findall("dim"):
-        text = (d.text or "").strip()
-        if text == "?" or ".." in text:
+    for d in port.iterfind("dim"):
+        text = d.text or ""
+        try:
+            v = int(text)
+        except ValueError:
+            if "?" not in text and ".." not in text:
+                raise ModelError(f"{layer.where()} port {port.get('id')}: dim {text!r} is not an integer") from None
             try:
-                Dimension.of(text)
+                Dimension.of(text.strip())
             except OprefError:
                 raise ModelError(f"{layer.where()} port {port.get('id')}: dim {text!r} is not a dimension") from None
-            out.append(-1)
-            continue
-        v = _int(text, "dim", f"{layer.where()} port {port.get('id')}")
+            v = -1
         if v < -1:
             raise ModelError(f"{layer.where()} port {port.get('id')}: dim {v} is below -1")
         out.append(v)
     return tuple(out)
-
-
-def _keep(el):
-    """An rt_info element kept for the round trip (detached copy)."""
-    if el is None:
-        return None
-    return etree.fromstring(etree.tostring(el))
 
 
 # --- entry point -------------------------------------------------------------------------------------

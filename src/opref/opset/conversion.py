@@ -8,10 +8,12 @@ arrays cannot decode them (the NF4 table is `opref.runtime.kernels.conversion.NF
 """
 from __future__ import annotations
 
-from ..shapes import TensorInfo
-from ..types import ALL
-from .helpers import check, fail
-from .schema import ELEMENT_TYPE, Attr, OpSchema, Port
+import numpy as np
+
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import ALL, IDX, element_type
+from .helpers import check, fail, ints_of
+from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
 
 # what Convert reads: everything but string and nf4 (see the module doc)
 T_IN = tuple(t for t in ALL if t not in ("string", "nf4"))
@@ -60,4 +62,147 @@ CONVERT_LIKE_1 = OpSchema(
 )
 
 
-OPS = (CONVERT_1, CONVERT_LIKE_1)
+# --- ConvertPromoteTypes-14 --------------------------------------------------------------------------
+# Priority boolean < integers < floats; within floats the narrowest format holding both exponents and
+# both mantissas (f8e4m3 with f8e5m2 needs e5m3: f16, as the spec names it).
+_FLOAT_FORMAT = {"f8e4m3": (4, 3), "f8e5m2": (5, 2), "f16": (5, 10), "bf16": (8, 7), "f32": (8, 23), "f64": (11, 52)}
+_SIGNED_BY_BITS = ("i4", "i8", "i16", "i32", "i64")
+PROMOTABLE = tuple(t for t in ALL if t not in ("string", "nf4"))   # nf4 and string have no promotion
+
+
+def _rank(t) -> int:
+    return 0 if t.name == "boolean" else 2 if t.is_float else 1
+
+
+def _pytorch_scalar(op, scalar, tensor, promote_unsafe):
+    """A scalar promoted to the type of a dimensioned tensor of the same kind (PyTorch's rule)."""
+    narrowing = scalar.bits > tensor.bits or (scalar.is_integral and scalar.is_signed and not tensor.is_signed)
+    check(promote_unsafe or not narrowing, op, f"a scalar {scalar.name} cannot be promoted to the tensor's "
+          f"{tensor.name} with promote_unsafe=false (its values may not fit)")
+    return tensor.name
+
+
+def promote_types(a: str, b: str, *, promote_unsafe=False, u64_integer_promotion_target="f32",
+                  op="ConvertPromoteTypes-14") -> str:
+    """The common element type of a and b by ConvertPromoteTypes' rules (PyTorch/TensorFlow-like)."""
+    ta, tb = element_type(a), element_type(b)
+    for t, port in ((ta, "input_0"), (tb, "input_1")):
+        check(t.name in PROMOTABLE, op, f"input {port!r} has element type {t.name}, which has no promotion")
+    if ta.name == tb.name:
+        return ta.name
+    if _rank(ta) != _rank(tb):
+        low, high = sorted((ta, tb), key=_rank)
+        if high.is_float and low.is_integral:
+            check(promote_unsafe or high.bits >= 2 * low.bits, op,
+                  f"{low.name} cannot be safely promoted to {high.name} (a float needs twice the integer's bits; "
+                  f"set promote_unsafe)")
+        return high.name
+    if ta.is_float:
+        e, m = max(_FLOAT_FORMAT[ta.name][0], _FLOAT_FORMAT[tb.name][0]), \
+            max(_FLOAT_FORMAT[ta.name][1], _FLOAT_FORMAT[tb.name][1])
+        result = next(t for t, (te, tm) in _FLOAT_FORMAT.items() if te >= e and tm >= m)
+    elif ta.is_signed == tb.is_signed:
+        result = max(ta, tb, key=lambda t: t.bits).name
+    else:
+        signed, unsigned = (ta, tb) if ta.is_signed else (tb, ta)
+        if unsigned.name == "u64":
+            check(promote_unsafe, op, f"u64 and {signed.name} have no common integer type (it would be i128); "
+                  f"set promote_unsafe to use u64_integer_promotion_target")
+            return u64_integer_promotion_target
+        bits = max(signed.bits, 2 * unsigned.bits)
+        result = next(t for t in _SIGNED_BY_BITS if element_type(t).bits >= bits)
+    check(promote_unsafe or element_type(result).bits <= max(ta.bits, tb.bits), op,
+          f"promoting {ta.name} and {tb.name} widens to {result} (set promote_unsafe)")
+    return result
+
+
+def convert_promote_types_shape(input_0, input_1, *, promote_unsafe, pytorch_scalar_promotion,
+                                u64_integer_promotion_target):
+    op = "ConvertPromoteTypes-14"
+    check(u64_integer_promotion_target in DESTINATIONS and u64_integer_promotion_target != "nf4", op,
+          f"u64_integer_promotion_target {u64_integer_promotion_target} is not a Convert destination type")
+    a, b = input_0.element_type, input_1.element_type
+    same_kind = a != b and _rank(element_type(a)) == _rank(element_type(b))
+    if pytorch_scalar_promotion and same_kind:
+        ranks = [len(i.shape) if i.shape.rank_is_static else None for i in (input_0, input_1)]
+        check(None not in ranks, op, "with pytorch_scalar_promotion the common type of two "
+              f"{'float' if element_type(a).is_float else 'integer'} inputs depends on their ranks, and a rank "
+              "is not known")
+        if (ranks[0] == 0) != (ranks[1] == 0):
+            scalar, tensor = (a, b) if ranks[0] == 0 else (b, a)
+            result = _pytorch_scalar(op, element_type(scalar), element_type(tensor), promote_unsafe)
+            return TensorInfo(result, input_0.shape), TensorInfo(result, input_1.shape)
+    result = promote_types(a, b, promote_unsafe=promote_unsafe,
+                           u64_integer_promotion_target=u64_integer_promotion_target, op=op)
+    return TensorInfo(result, input_0.shape), TensorInfo(result, input_1.shape)
+
+
+CONVERT_PROMOTE_TYPES_14 = OpSchema(
+    "ConvertPromoteTypes", 14, category="conversion",
+    inputs=(Port("input_0", "T1"), Port("input_1", "T2")),
+    outputs=(Port("output_0", "T_OUT"), Port("output_1", "T_OUT")),
+    attributes=(
+        Attr("promote_unsafe", BOOL, False, doc="allow promotions that widen, lose precision or use "
+             "u64_integer_promotion_target; when false they are errors"),
+        Attr("pytorch_scalar_promotion", BOOL, False, doc="a scalar of the same kind as a dimensioned tensor "
+             "takes the tensor's type"),
+        Attr("u64_integer_promotion_target", ELEMENT_TYPE, "f32", doc="the common type of u64 and a signed "
+             "integer (no integer type holds both)"),
+    ),
+    type_constraints={"T1": PROMOTABLE, "T2": PROMOTABLE, "T_OUT": DESTINATIONS},
+    shape=convert_promote_types_shape,
+    doc="Both inputs converted to their common type: floats over integers over boolean; two floats to the "
+        "narrowest format holding both; two integers to the narrowest integer holding both ranges.",
+)
+
+
+# --- StringTensorUnpack-15 / StringTensorPack-15 -------------------------------------------------------
+def string_tensor_unpack_shape(data):
+    symbols = Dimension()
+    if data.value is not None:
+        symbols = Dimension.of(len("".join(np.asarray(data.value).reshape(-1).tolist()).encode("utf-8", "surrogateescape")))
+    elif data.shape.rank_is_static and any(d.hi == 0 for d in data.shape):
+        symbols = Dimension.of(0)
+    return TensorInfo("i32", data.shape), TensorInfo("i32", data.shape), TensorInfo("u8", PartialShape([symbols]))
+
+
+STRING_TENSOR_UNPACK_15 = OpSchema(
+    "StringTensorUnpack", 15, category="conversion",
+    inputs=(Port("data", "T_STR"),),
+    outputs=(Port("begins", "T_IDX"), Port("ends", "T_IDX"), Port("symbols", "T_U8")),
+    type_constraints={"T_STR": ("string",), "T_IDX": ("i32",), "T_U8": ("u8",)},
+    shape=string_tensor_unpack_shape,
+    doc="A string tensor as UTF-8 bytes: symbols concatenates every string in row-major order; begins and "
+        "ends (of data's shape) are each string's byte range [begin, end) in symbols.",
+)
+
+
+def string_tensor_pack_shape(begins, ends, symbols):
+    op = "StringTensorPack-15"
+    check(not symbols.shape.rank_is_static or len(symbols.shape) == 1, op,
+          f"input 'symbols' must be 1-D, got shape {symbols.shape}")
+    shape = begins.shape.merge(ends.shape)
+    check(shape is not None, op, f"inputs 'begins' {begins.shape} and 'ends' {ends.shape} must have the same shape")
+    b, e = ints_of(begins), ints_of(ends)
+    if b is not None and e is not None:
+        b, e = np.array(b, np.int64), np.array(e, np.int64)
+        check(bool((b >= 0).all()), op, "input 'begins' has a negative index")
+        check(bool((b <= e).all()), op, "a string ends before it begins (ends < begins)")
+        n = symbols.shape[0] if symbols.shape.rank_is_static else Dimension()
+        if e.size and n.hi is not None:
+            check(int(e.max()) <= n.hi, op, f"input 'ends' reaches {int(e.max())}, past the {n} bytes of 'symbols'")
+    return TensorInfo("string", shape)
+
+
+STRING_TENSOR_PACK_15 = OpSchema(
+    "StringTensorPack", 15, category="conversion",
+    inputs=(Port("begins", "T_IDX", const=True), Port("ends", "T_IDX", const=True), Port("symbols", "T_U8")),
+    outputs=(Port("output", "T_STR"),),
+    type_constraints={"T_IDX": IDX, "T_U8": ("u8",), "T_STR": ("string",)},
+    shape=string_tensor_pack_shape,
+    doc="Strings from UTF-8 bytes: output[i] is symbols[begins[i]:ends[i]] decoded; ranges may skip bytes, "
+        "overlap and come in any order (the spec asks only 0 <= begin <= end <= len(symbols)).",
+)
+
+
+OPS = (CONVERT_1, CONVERT_LIKE_1, CONVERT_PROMOTE_TYPES_14, STRING_TENSOR_UNPACK_15, STRING_TENSOR_PACK_15)

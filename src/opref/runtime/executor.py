@@ -11,7 +11,8 @@ from ..errors import InputError, ModelError, OprefError
 from ..types import element_type
 from . import subgraph
 from .graph import Graph, Node
-from .ops import execute
+from .ops import execute, infer_outputs
+from ..opset.schema import as_keywords
 
 
 class Executor:
@@ -43,6 +44,13 @@ class Executor:
                 constant.add(id(node))
         self.constant = constant
         self.cache: dict[tuple[int, int], np.ndarray] = {}
+        # Per node: its keyword attributes, which input ports give the shape rule values, and the
+        # shape rule's answers by (input types and shapes, values on those ports): a second run with
+        # the same input shapes reuses them instead of re-inferring.
+        self.keywords = [as_keywords(n.attrs) for n in graph.nodes]
+        self.const_ports = [tuple(i for i, p in enumerate(n.schema.ports_for(len(n.inputs))) if p.const)
+                            if n.schema.name not in ("Parameter", "Constant") else () for n in graph.nodes]
+        self.inferred: list[dict] = [{} for _ in graph.nodes]
 
     def run(self, feeds: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Result values in graph.results order; feeds in graph.parameters order (checked by the caller)."""
@@ -59,12 +67,12 @@ class Executor:
             elif id(node) in self.constant:
                 if (id(node), 0) not in self.cache:
                     args = [values[s.info_key] for s in node.inputs]
-                    for k, v in enumerate(self.step(node, args)):
+                    for k, v in enumerate(self.step(i, node, args)):
                         self.cache[(id(node), k)] = v
                 outs = [self.cache[(id(node), k)] for k in range(max(len(node.outputs), 1))]
             else:
                 args = [None if s is None else values[s.info_key] for s in node.inputs]
-                outs = self.step(node, args)
+                outs = self.step(i, node, args)
             for k, v in enumerate(outs):
                 values[(id(node), k)] = v
             self.peak_live = max(self.peak_live, len(values))
@@ -72,11 +80,18 @@ class Executor:
                 values.pop(key, None)
         return [values[(id(r), 0)] for r in graph.results]
 
-    def step(self, node: Node, args: list) -> list[np.ndarray]:
+    def step(self, i: int, node: Node, args: list) -> list[np.ndarray]:
         try:
             if node.bodies:
                 return subgraph.run(node, args, self._run_body)
-            return execute(node.schema, args, node.attrs)
+            key = tuple(None if a is None else (a.shape, a.dtype) for a in args) + \
+                tuple(args[k].tobytes() for k in self.const_ports[i] if k < len(args) and args[k] is not None)
+            infos = self.inferred[i].get(key)
+            if infos is None:
+                if len(self.inferred[i]) >= 8:       # a model run with ever new shapes: keep the cache small
+                    self.inferred[i].clear()
+                infos = self.inferred[i][key] = infer_outputs(node.schema, args, node.attrs)
+            return execute(node.schema, args, node.attrs, infos=infos, keywords=self.keywords[i])
         except OprefError as e:
             msg = str(e)
             raise type(e)(msg if msg.startswith("layer ") else f"{node.where()}: {msg}") from None

@@ -51,12 +51,20 @@ def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None) -> li
 MAX_OUTPUT_BYTES = 8 << 30     # no kernel allocates an output larger than this (bad input, not a crash)
 
 
-def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np.ndarray]:
-    """One op on arrays with attributes already bound: the shape rule first (every rejection guards
-    the kernel, and no output beyond MAX_OUTPUT_BYTES is allocated), then the kernel or body."""
-    infos = schema.infer([None if a is None else TensorInfo.of_array(a) for a in arrays], attrs)
-    ports = schema.output_ports(len(infos))
-    for port, info in zip(ports, infos):
+def input_infos(schema: OpSchema, arrays: list) -> list[TensorInfo | None]:
+    """What the shape rule sees of concrete inputs: type and shape, and the value only on the ports
+    whose value it needs (`const`: axes, target shapes, ...), as OpenVINO's shape inference does.
+    (Values elsewhere would only make the rule fold results the kernel is about to compute.)"""
+    ports = schema.ports_for(len(arrays))
+    return [None if a is None else TensorInfo(element_type(a).name, a.shape, a if p.const else None)
+            for a, p in zip(arrays, ports)]
+
+
+def infer_outputs(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[TensorInfo]:
+    """The output infos of one call on concrete inputs: the shape rule (every rejection guards the
+    kernel), and no static output beyond MAX_OUTPUT_BYTES."""
+    infos = schema.infer(input_infos(schema, arrays), attrs)
+    for port, info in zip(schema.output_ports(len(infos)), infos):
         if info.shape.is_static:
             n = 1
             for d in info.shape.to_shape():
@@ -65,7 +73,18 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[np
             if size > MAX_OUTPUT_BYTES:
                 raise InputError(f"{schema.versioned_name}: output {port.name!r} of shape {info.shape} would need "
                                  f"{size} bytes, more than the {MAX_OUTPUT_BYTES}-byte limit")
-    keywords = as_keywords(attrs)
+    return infos
+
+
+def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any], *, infos: list[TensorInfo] | None = None,
+            keywords: Mapping[str, Any] | None = None) -> list[np.ndarray]:
+    """One op on arrays with attributes already bound: the shape rule first (`infer_outputs`; a caller
+    that already has its result for these input types, shapes and const values passes `infos`), then
+    the kernel or body; outputs are checked against the inferred types and shapes."""
+    if infos is None:
+        infos = infer_outputs(schema, arrays, attrs)
+    ports = schema.output_ports(len(infos))
+    keywords = as_keywords(attrs) if keywords is None else keywords
     if schema.body is not None:
         outs = schema.body(Eager(), *arrays, **keywords)
     else:

@@ -27,27 +27,47 @@ CPU_CLAMP_UNSIGNED = ("the CPU plugin wraps a negative max bound into an unsigne
                       "rounds it (to 0 in range): OpenVINO's reference evaluate is asked")
 CPU_NAN_MAX = ("the CPU plugin's max/min turn NaN into the bound (Relu(NaN) = 0); the spec's formula and OpenVINO's "
                "reference evaluate keep NaN")
-F64_CPU = "the CPU plugin computes f64 as f32; compared at f32 tolerance"
+F64_CPU = ("the CPU plugin computes f64 as f32 (saturating +-inf to the f32 limits); asked with the data as f32, "
+           "compared at f32 tolerance")
+CPU_NONFINITE = ("the CPU plugin departs from the op's formula on NaN/inf inputs (Exp(NaN) = inf, HSigmoid(NaN) = 0, "
+                 "Gelu(+inf) = NaN, Softmax of a row with inf); OpenVINO's reference evaluate keeps the formula's "
+                 "NaN/inf and is asked")
+NAN_HARD_SIGMOID = ("OpenVINO gives HardSigmoid(NaN) = 1 (its min/max pick the bound); the spec's "
+                    "max(0, min(1, alpha * x + beta)) propagates NaN, as opref and Clamp's reference do")
+NAN_GELU_INF = ("OpenVINO gives Gelu(+inf) = NaN (x * erf terms as inf * 0); the spec's 0.5 * x * (1 + erf(x / sqrt 2)) "
+                "is +inf, as Gelu-7's reference evaluate gives")
+NAN_LOG_SOFTMAX = ("OpenVINO gives -inf where a row holds +inf; the spec's x - max(x) - log(sum(exp(x - max(x)))) is "
+                   "NaN there (inf - inf), as Softmax's reference evaluate gives for the same rows")
 UNARY = ("Relu-1", "Sigmoid-1", "Clamp-1", "Elu-1", "Exp-1", "Gelu-2", "Gelu-7", "HSwish-4", "HSigmoid-5",
          "Mish-4", "SoftPlus-4", "SoftSign-9")
+# ops whose reference evaluate keeps the formula's NaN/inf where the CPU plugin does not
+NONFINITE_REFERENCE = ("Exp-1", "Gelu-7", "HSigmoid-5", "Softmax-1", "Softmax-8")
+NAN_DIFFERS = {"HardSigmoid-1": (NAN_HARD_SIGMOID, np.isnan), "Gelu-2": (NAN_GELU_INF, np.isposinf),
+               "LogSoftmax-5": (NAN_LOG_SOFTMAX, np.isposinf)}
 
 
 def _case(op, id, inputs, attrs=None):
     """A value case, marked where the CPU plugin is not a faithful oracle for its element type."""
     et = element_type(inputs[0]).name
-    why, cast, tolerance, oracle = [], {}, None, "openvino"
+    why, cast, tolerance, oracle, nan_differs = [], {}, None, "openvino", {}
+    x = inputs[0].astype(np.float64) if element_type(inputs[0]).is_float else None
     if et in ("f8e4m3", "f8e5m2"):
         why, cast = why + [F8_CPU], {i: "f32" for i in range(len(inputs))}
     elif et == "f64":
-        why, tolerance = why + [F64_CPU], "f32"
+        why, tolerance, cast = why + [F64_CPU], "f32", {i: "f32" for i in range(len(inputs))}
     elif et in ("i32", "i64", "u32", "u64") and np.any(np.abs(inputs[0].astype(np.float64)) > 2**24):
         why, oracle = why + [CPU_WIDE_INT], "reference"
-    elif op in ("Relu-1", "Clamp-1") and np.any(np.isnan(inputs[0].astype(np.float64))):
-        why, oracle = why + [CPU_NAN_MAX], "reference"
     elif op == "Clamp-1" and et in INTS and et.startswith("u") and attrs["max"] < 0:
         why, oracle = why + [CPU_CLAMP_UNSIGNED], "reference"
+    if x is not None:
+        if op in ("Relu-1", "Clamp-1") and np.any(np.isnan(x)):
+            why, oracle = why + [CPU_NAN_MAX], "reference"
+        elif op in NONFINITE_REFERENCE and not np.all(np.isfinite(x)):
+            why, oracle = why + [CPU_NONFINITE], "reference"
+    if x is not None and op in NAN_DIFFERS and np.any(NAN_DIFFERS[op][1](x)):
+        nan_differs = {"openvino": NAN_DIFFERS[op][0]}
     return Case(op, id, tuple(inputs), attrs or {}, openvino="; ".join(why) or None, oracle_cast=cast,
-                tolerance=tolerance, oracle=oracle)
+                tolerance=tolerance, oracle=oracle, nan_differs=nan_differs)
 
 
 def _shape(rng, max_rank=4):

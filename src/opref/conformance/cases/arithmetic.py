@@ -28,7 +28,11 @@ UNARY = ("Abs-1", "Negative-1", "Sign-1", "Floor-1", "Ceiling-1", "Round-5", "Sq
 IS_F8 = ("f8e4m3", "f8e5m2")
 WIDE_INT = ("i64", "u64", "u32")
 
-F64_CPU = "the CPU plugin computes f64 in f32; compared at f32 tolerance"
+F64_CPU = ("the CPU plugin computes f64 in f32 (and saturates +-inf to the f32 limits on the way); asked with the "
+           "inputs as f32 (the edge values are f32 numbers), compared at f32 tolerance")
+MOD_INF = ("OpenVINO computes a float remainder as a - b * trunc(a / b) (floor for FloorMod): NaN for a finite a and "
+           "an infinite b, where the remainder is a (C fmod, IEEE 754, NumPy, onnxruntime) - or, for FloorMod with "
+           "the signs apart, b; opref keeps the exact remainder")
 F8_CPU = "the CPU plugin has no f8 arithmetic; asked with the inputs widened to f32, compared at f8 tolerance"
 WIDE_INT_CPU = ("the CPU plugin computes i64/u64/u32 in i32 (values beyond 2^31 go wrong); OpenVINO's reference "
                 "evaluate is asked")
@@ -68,14 +72,22 @@ def _case(op, id, inputs, attrs=None, *, why=(), oracle="openvino", cast=None, t
         if et == "f64":
             why.append(F64_CPU)
             tolerance = tolerance or "f32"
+            cast = {i: "f32" for i, x in enumerate(inputs) if element_type_of(x) == "f64"}
         elif et in IS_F8:
             why.append(F8_CPU)
             cast = {i: "f32" for i, x in enumerate(inputs) if element_type_of(x) in IS_F8}
         elif et in WIDE_INT and any(np.any(np.abs(x.astype(np.float64)) >= 2.0**31) for x in inputs):
             why.append(WIDE_INT_CPU)
             oracle = "reference"
+    nan_differs = {}
+    if op in ("Mod-1", "FloorMod-1") and element_type(et).is_float:
+        a, b = (x.astype(np.float64) for x in inputs[:2])
+        if a.size and b.size:
+            a, b = np.broadcast_arrays(*broadcast_pair(a, b, (attrs or {}).get("auto_broadcast", "numpy")))
+            if np.any(np.isfinite(a) & np.isinf(b)):
+                nan_differs = {"openvino": MOD_INF}
     return Case(op, id, tuple(inputs), attrs or {}, openvino="; ".join(why) or None, oracle=oracle,
-                oracle_cast=cast, tolerance=tolerance)
+                oracle_cast=cast, tolerance=tolerance, nan_differs=nan_differs)
 
 
 def _shape_id(shape) -> str:

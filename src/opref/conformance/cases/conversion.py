@@ -157,8 +157,214 @@ def _error_cases():
     ]
 
 
+# --- ConvertPromoteTypes-14 ---------------------------------------------------------------------------
+CPT = "ConvertPromoteTypes-14"
+PROMOTE_TYPES = tuple(t for t in SOURCES) + ("u1",)       # u1 only in shape cases (held as u8 in arrays)
+
+
+def _promote_values(rng, et, shape):
+    """Random values plus the edges the CPU plugin converts faithfully: NaN/+-inf for floats, the limits
+    of integer types up to 16 bits (wider ones go through i32 on the CPU, see CPU_WIDE)."""
+    x = array(rng, et, shape).reshape(-1)
+    t = element_type(et)
+    if t.is_float:
+        edges = np.array([0.0, -0.0, np.nan, np.inf, -np.inf], np.float32).astype(t.dtype)
+    elif et == "boolean":
+        edges = np.array([True, False])
+    elif t.bits <= 16:
+        lo, hi = ((-8, 7) if t.is_signed else (0, 15)) if t.bits == 4 else (np.iinfo(t.dtype).min, np.iinfo(t.dtype).max)
+        edges = np.array([lo, hi, 0], np.int64).astype(t.dtype)
+    else:
+        edges = np.array([0, 1], np.int64).astype(t.dtype)
+    return np.concatenate([x, edges]).reshape(-1)
+
+
+def _promote_cases():
+    rng = rng_for(CPT)
+    out = []
+    # every ordered pair of value types, unsafe promotion allowed (so every pair has a common type)
+    # (The CPU plugin computes f64 through f32, saturating +-inf: pairs promoting to f64 keep finite
+    # values in f32's range; Convert-1's cases check f64's edges against OpenVINO's reference evaluate.)
+    for a in SOURCES:
+        for b in SOURCES:
+            x, y = _promote_values(rng, a, [int(rng.integers(1, 4))]), _promote_values(rng, b, [2])
+            if "f64" in (a, b):
+                x, y = (v[np.isfinite(v.astype(np.float64))] if element_type(v).is_float else v for v in (x, y))
+            out.append(Case(CPT, f"{a}_{b}_unsafe", (x, y), {"promote_unsafe": True}, exact=True))
+    # the safe pairs again at the default attributes, on tensors of other ranks
+    for a, b in (("i8", "f32"), ("i32", "u8"), ("u4", "i8"), ("f8e4m3", "f16"), ("f8e5m2", "bf16"), ("u16", "u64"),
+                 ("boolean", "f16"), ("i16", "f32"), ("i32", "f64"), ("u8", "f16"), ("i4", "f8e4m3")):
+        x, y = array(rng, a, [2, 3]), array(rng, b, [3])
+        out.append(Case(CPT, f"{a}_{b}_safe", (x, y), exact=True))
+        out.append(Case(CPT, f"{b}_{a}_safe_scalar", (array(rng, b, []), array(rng, a, [0, 2])), exact=True))
+    # u64 with a signed integer: the target type decides
+    for target in ("f32", "f64", "i64", "u64", "f16", "boolean", "i8"):
+        x, y = array(rng, "u64", [4]), array(rng, "i16", [2, 2])
+        out.append(Case(CPT, f"u64_i16_to_{target}", (x, y), {"promote_unsafe": True,
+                                                           "u64_integer_promotion_target": target}, exact=True))
+    # PyTorch-like scalar promotion: a scalar of the same kind takes the tensor's type
+    for s, t in (("i64", "u8"), ("f64", "f16"), ("u8", "i8"), ("bf16", "f16"), ("i8", "u64"), ("f32", "bf16"),
+                 ("i32", "i16"), ("f8e5m2", "f8e4m3"), ("i16", "f32"), ("boolean", "u8")):
+        for unsafe in (False, True):
+            sv, tv = array(rng, s, []), array(rng, t, [2, 2])
+            attrs = {"pytorch_scalar_promotion": True, "promote_unsafe": unsafe}
+            narrowing = element_type(s).bits > element_type(t).bits or (
+                s.startswith("i") and t.startswith("u"))
+            same_kind = element_type(s).is_float == element_type(t).is_float and "boolean" not in (s, t)
+            err = "cannot be promoted to the tensor's" if same_kind and narrowing and not unsafe else None
+            out.append(Case(CPT, f"pytorch_{s}_{t}_{unsafe}", (sv, tv), attrs, exact=True, error=err))
+            if err is None:
+                out.append(Case(CPT, f"pytorch_{t}_{s}_{unsafe}", (tv, sv), attrs, exact=True))
+    # what the safe rules refuse
+    for a, b, msg in (("f16", "i64", "cannot be safely promoted to f16"), ("f64", "u64", "cannot be safely promoted"),
+                      ("i8", "u8", "widens to i16"), ("f16", "bf16", "widens to f32"),
+                      ("f8e4m3", "f8e5m2", "widens to f16"), ("u64", "i8", "u64 and i8 have no common integer type"),
+                      ("i32", "f32", "cannot be safely promoted")):
+        out.append(Case(CPT, f"error_{a}_{b}", (array(rng, a, [2]), array(rng, b, [2])), error=msg))
+    out.append(Case(CPT, "error_string", (np.array(["a"]), np.zeros(1, np.float32)), error="input 'input_0' has element type string"))
+    out.append(Case(CPT, "error_target_string", (np.zeros(1, np.uint64), np.zeros(1, np.int8)),
+                    {"promote_unsafe": True, "u64_integer_promotion_target": "string"},
+                    error="u64_integer_promotion_target string is not a Convert destination type"))
+    return out
+
+
+def _promote_shape_cases():
+    rng = rng_for(CPT, 1)
+    out = []
+    for a in PROMOTE_TYPES:
+        for b in PROMOTE_TYPES:
+            for unsafe in (False, True):
+                shape_a = loosen(rng, [int(rng.integers(0, 4)) for _ in range(int(rng.integers(0, 3)))])
+                out.append(ShapeCase(CPT, f"{a}_{b}_{unsafe}", (info(a, shape_a), info(b, "[2,?]")),
+                                     {"promote_unsafe": unsafe}))
+    for t in ("nf4", "string"):
+        out.append(ShapeCase(CPT, f"{t}_f32", (info(t, "[2]"), info("f32", "[2]")), {"promote_unsafe": True}))
+    for target in ("f32", "f16", "i8", "u64", "boolean", "u1", "i4", "f64"):
+        out.append(ShapeCase(CPT, f"u64_i8_target_{target}", (info("u64", "[3]"), info("i8", "[?]")),
+                             {"promote_unsafe": True, "u64_integer_promotion_target": target}))
+    for target in ("string", "nf4"):
+        out.append(ShapeCase(CPT, f"u64_i8_target_{target}", (info("u64", "[3]"), info("i8", "[?]")),
+                             {"promote_unsafe": True, "u64_integer_promotion_target": target},
+                             openvino=f"OpenVINO accepts any element type as the target; the spec allows only what "
+                                      f"Convert produces, and Convert cannot produce {target}", expected=None))
+    dyn = ("OpenVINO infers a dynamic element type when the rank decides; opref has no dynamic element type and "
+           "rejects (a model must give the ranks)")
+    for s, t in (("i64", "u8"), ("f64", "f16"), ("u8", "i8"), ("bf16", "f16"), ("i8", "u64"), ("f16", "i8"),
+                 ("u4", "i32"), ("boolean", "f32"), ("f8e5m2", "f8e4m3"), ("i16", "i16")):
+        for unsafe in (False, True):
+            attrs = {"pytorch_scalar_promotion": True, "promote_unsafe": unsafe}
+            for sa, sb in (("[]", "[2,?]"), ("[?]", "[]"), ("[]", "[]"), ("[1]", "[3,4]"), ("[]", "[...]"),
+                           ("[...]", "[]")):
+                same_kind = s != t and element_type(s).is_float == element_type(t).is_float and "boolean" not in (s, t)
+                mark = dyn if "[...]" in (sa, sb) and same_kind else None
+                out.append(ShapeCase(CPT, f"pytorch_{s}{sa}_{t}{sb}_{unsafe}", (info(s, sa), info(t, sb)), attrs,
+                                     openvino=mark))
+    return out
+
+
+# --- StringTensorUnpack-15 / StringTensorPack-15 -------------------------------------------------------
+UNPACK, PACK = "StringTensorUnpack-15", "StringTensorPack-15"
+TEXT = np.array(["", "a", "Intel", "OpenVINO", " ", "ü", "日本語", "x y z", "😀!", "2024", "ÿ\t", "Ωmega", "a\nb"])
+
+
+def _strings(rng, shape):
+    return TEXT[rng.integers(0, len(TEXT), shape)] if int(np.prod(shape)) else np.zeros(shape, dtype="<U1")
+
+
+def _unpack_cases():
+    rng = rng_for(UNPACK)
+    out = []
+    for i in range(100):
+        rank = int(rng.integers(0, 4))
+        shape = [int(rng.integers(0 if i % 10 == 0 else 1, 4)) for _ in range(rank)]
+        out.append(Case(UNPACK, f"{i}_{'x'.join(map(str, shape)) or 'scalar'}", (_strings(rng, shape),), exact=True))
+    out.append(Case(UNPACK, "spec_example_1", (np.array(["Intel", "OpenVINO"]),), exact=True))
+    out.append(Case(UNPACK, "spec_example_2", (np.array(["OMZ", "", "GenAI", " ", "2024"]),), exact=True))
+    out.append(Case(UNPACK, "spec_example_3", (np.array([["Intel", "OpenVINO"], ["OMZ", "GenAI"]]),), exact=True))
+    out.append(Case(UNPACK, "all_empty", (np.array(["", "", ""]),), exact=True))
+    out.append(Case(UNPACK, "error_not_string", (np.zeros(2, np.uint8),), error="input 'data' has element type u8"))
+    return out
+
+
+def _pack_inputs(rng, strings, index_type, gaps):
+    """begins/ends/symbols holding `strings` (row-major), with `gaps` random bytes between them."""
+    encoded = [s.encode() for s in strings.reshape(-1).tolist()]
+    begins, ends, symbols, pos = [], [], b"", 0
+    for e in encoded:
+        pad = bytes(rng.integers(97, 123, int(rng.integers(0, 3)) if gaps else 0).astype(np.uint8).tolist())
+        symbols += pad + e
+        pos += len(pad)
+        begins.append(pos)
+        pos += len(e)
+        ends.append(pos)
+    symbols += b"tail" if gaps else b""
+    dt = element_type(index_type).dtype
+    return (np.array(begins, dt).reshape(strings.shape), np.array(ends, dt).reshape(strings.shape),
+            np.frombuffer(symbols, np.uint8).copy())
+
+
+def _pack_cases():
+    rng = rng_for(PACK)
+    out = []
+    for i in range(100):
+        rank = int(rng.integers(0, 4))
+        shape = [int(rng.integers(0 if i % 10 == 0 else 1, 4)) for _ in range(rank)]
+        idx = ("i32", "i64")[i % 2]
+        ins = _pack_inputs(rng, _strings(rng, shape), idx, gaps=i % 3 == 0)
+        out.append(Case(PACK, f"{i}_{idx}_{'x'.join(map(str, shape)) or 'scalar'}", ins, exact=True))
+    sym = lambda s: np.frombuffer(s.encode(), np.uint8).copy()
+    out += [
+        Case(PACK, "spec_example_1", (np.array([0, 5]), np.array([5, 13]), sym("IntelOpenVINO")), exact=True),
+        Case(PACK, "spec_example_2", (np.array([0, 3, 3, 8, 9]), np.array([3, 3, 8, 9, 13]), sym("OMZGenAI 2024")),
+             exact=True),
+        Case(PACK, "spec_example_3_skipped_symbols", (np.array([0, 8]), np.array([1, 9]), sym("123456789")), exact=True),
+        Case(PACK, "spec_example_4", (np.array([[0, 5], [13, 16]]), np.array([[5, 13], [16, 21]]),
+                                      sym("IntelOpenVINOOMZGenAI")), exact=True),
+        Case(PACK, "overlapping_ranges", (np.array([0, 2], np.int32), np.array([3, 4], np.int32), sym("abcd")),
+             exact=True),
+        Case(PACK, "empty_symbols", (np.array([0, 0]), np.array([0, 0]), np.zeros(0, np.uint8)), exact=True),
+        Case(PACK, "error_negative_begin", (np.array([-1, 0]), np.array([1, 2]), sym("abc")),
+             error="input 'begins' has a negative index"),
+        Case(PACK, "error_end_before_begin", (np.array([2]), np.array([1]), sym("abc")), error="ends < begins"),
+        Case(PACK, "error_end_past_symbols", (np.array([0]), np.array([4]), sym("abc")),
+             error="input 'ends' reaches 4, past the 3 bytes of 'symbols'"),
+        Case(PACK, "error_symbols_2d", (np.array([0]), np.array([1]), sym("abcd").reshape(2, 2)),
+             error="input 'symbols' must be 1-D"),
+        Case(PACK, "error_index_types_differ", (np.array([0], np.int32), np.array([1]), sym("abc")),
+             error="another T_IDX input has i32; they must match"),
+        Case(PACK, "error_shapes_differ", (np.array([0, 1]), np.array([1]), sym("abc")), error="must have the same shape"),
+        Case(PACK, "error_symbols_i8", (np.array([0]), np.array([1]), np.zeros(3, np.int8)),
+             error="input 'symbols' has element type i8"),
+    ]
+    return out
+
+
+def _string_shape_cases():
+    rng = rng_for(UNPACK, 1)
+    out = []
+    for i in range(100):
+        shape = [int(rng.integers(0, 4)) for _ in range(int(rng.integers(0, 4)))]
+        ps = loosen(rng, shape) if i % 5 else "[...]"
+        out.append(ShapeCase(UNPACK, f"{i}_{ps}", (info("string", ps),)))
+        idx = ("i32", "i64")[i % 2]
+        other = loosen(rng, shape) if i % 4 else ps
+        sym = ("[?]", "[10]", "[...]", "[2,5]", "[]", "[0..8]")[i % 6]
+        out.append(ShapeCase(PACK, f"{i}_{idx}_{ps}_{other}_{sym}", (info(idx, ps), info(idx, other), info("u8", sym))))
+    for i, (b, e, n) in enumerate((([0, 5], [5, 13], 13), ([0, 3], [2, 7], 5), ([-1, 0], [1, 2], 5), ([0, 3], [2, 1], 5),
+                                   ([0, 2], [3, 4], 4))):
+        out.append(ShapeCase(PACK, f"values_{i}", (info("i64", [2], b), info("i64", [2], e), info("u8", [n]))))
+    spec = ("OpenVINO requires begins and ends each in ascending order; the spec asks only 0 <= begin <= end <= "
+            "len(symbols) (its example 3 skips bytes), so opref accepts ranges in any order")
+    out.append(ShapeCase(PACK, "values_descending", (info("i64", [2], [3, 0]), info("i64", [2], [4, 2]), info("u8", [5])),
+                         openvino=spec, expected="[2]"))
+    out.append(ShapeCase(PACK, "values_nested", (info("i32", [2], [0, 1]), info("i32", [2], [4, 2]), info("u8", [5])),
+                         openvino=spec, expected="[2]"))
+    return out
+
+
 def cases():
-    return _convert_cases("Convert-1") + _convert_cases("ConvertLike-1") + _error_cases()
+    return (_convert_cases("Convert-1") + _convert_cases("ConvertLike-1") + _error_cases() + _promote_cases()
+            + _unpack_cases() + _pack_cases())
 
 
 # --- shape cases -----------------------------------------------------------------------------------
@@ -183,4 +389,4 @@ def _shape_cases(op):
 
 
 def shape_cases():
-    return _shape_cases("Convert-1") + _shape_cases("ConvertLike-1")
+    return _shape_cases("Convert-1") + _shape_cases("ConvertLike-1") + _promote_shape_cases() + _string_shape_cases()

@@ -79,7 +79,8 @@ def _matmul():
 
 INT_CPU = ("the CPU plugin computes integer MatMul in f32 and saturates to the type (the spec's integer "
            "product wraps); asked OpenVINO's reference evaluate (i8/u8/i16/u16 widened to i64)")
-F64_CPU = "the CPU plugin computes f64 MatMul in f32; compared at f32 tolerance"
+F64_CPU = ("the CPU plugin computes f64 MatMul in f32 (saturating +-inf); asked with the inputs as f32, compared at "
+           "f32 tolerance")
 EMPTY_CPU = ("the CPU plugin fails to compile a MatMul of empty tensors when transposed or not f32/f16 "
              "('object is not initialized'); asked OpenVINO's reference evaluate (f64/f8 widened to f32)")
 REFERENCE_TYPES = ("f16", "f32", "bf16", "i32", "i64", "u32", "u64")
@@ -105,7 +106,7 @@ def _mm_case(id, a, b, ta=False, tb=False, **kw):
                 why, oracle = INT_CPU, "reference"
                 cast = {} if et in REFERENCE_TYPES else {0: "i64", 1: "i64"}
         elif et == "f64":
-            why, tolerance = F64_CPU, "f32"
+            why, tolerance, cast = F64_CPU, "f32", {0: "f32", 1: "f32"}
     return Case("MatMul-1", id, (a, b), {"transpose_a": ta, "transpose_b": tb}, openvino=why,
                 oracle_cast=cast, oracle=oracle, tolerance=tolerance, **kw)
 

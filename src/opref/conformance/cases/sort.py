@@ -29,6 +29,10 @@ REFERENCE_CAST = {"f64": "f32", "f8e4m3": "f32", "f8e5m2": "f32", "boolean": "i3
                   "i4": "i32", "u16": "i32", "u8": "i32", "u4": "i32"}
 
 
+F64_INF_CPU = ("the CPU plugin moves f64 through f32 and saturates +-inf to the f32 limits; OpenVINO's reference "
+               "evaluate is asked (the values are f32 numbers)")
+
+
 def _has_ties(x, axis) -> bool:
     s = np.sort(np.moveaxis(x.astype(np.float64), axis, -1), axis=-1)
     return bool(np.any(s[..., 1:] == s[..., :-1]))
@@ -46,6 +50,8 @@ def _topk_case(op, id, x, k, attrs):
             why.append(TIES_CPU)
         elif et in ("f8e4m3", "f8e5m2"):
             why.append(F8_TIES_CPU)
+    if et == "f64" and not np.isfinite(x).all():
+        why.append(F64_INF_CPU)
     if not why:
         return Case(op, id, (x, k), attrs)
     cast = {0: REFERENCE_CAST[et]} if et in REFERENCE_CAST else {}

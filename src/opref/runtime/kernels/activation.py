@@ -6,6 +6,7 @@ formulas. Relu and Clamp on integers stay in the integer type.
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ...types import accumulator_dtype
@@ -58,6 +59,10 @@ def _clamp(x, min, max):
         hi = int(np.clip(np.floor(max), info.min, info.max))
         return np.clip(x, x.dtype.type(lo), x.dtype.type(hi))
     with np.errstate(all="ignore"):
+        if not np.isinf(np.asarray(np.inf, x.dtype).astype(np.float32)):
+            # a type without inf (f8e4m3) would make an out-of-range bound NaN: it is its largest value
+            top = float(ml_dtypes.finfo(x.dtype).max)
+            min, max = float(np.clip(min, -top, top)), float(np.clip(max, -top, top))
         lo, hi = np.asarray(min, x.dtype), np.asarray(max, x.dtype)   # the bounds in the data's type
         w = _wide(x)
         return np.minimum(np.maximum(w, lo.astype(w.dtype)), hi.astype(w.dtype)).astype(x.dtype)
@@ -66,15 +71,18 @@ def _clamp(x, min, max):
 def _softmax(x, axis):
     with np.errstate(all="ignore"):
         w = _wide(x)
-        e = np.exp(w - np.max(w, axis=axis, keepdims=True, initial=-np.inf))
-        return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
+        e = w - np.max(w, axis=axis, keepdims=True, initial=-np.inf)     # a new array: exp and
+        np.exp(e, out=e)                                                  # normalise in place
+        e /= np.sum(e, axis=axis, keepdims=True)
+        return e.astype(x.dtype, copy=False)
 
 
 def _log_softmax(x, axis):
     with np.errstate(all="ignore"):
         w = _wide(x)
         s = w - np.max(w, axis=axis, keepdims=True, initial=-np.inf)
-        return (s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))).astype(x.dtype)
+        s -= np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+        return s.astype(x.dtype, copy=False)
 
 
 def softmax(data, *, axis):

@@ -23,6 +23,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from ...opset.conversion import convert_promote_types_shape
+from ...shapes import TensorInfo
 from ...types import element_type
 
 # The 16 NF4 values (QLoRA's normal-float 4-bit table), indexed by code.
@@ -108,4 +110,47 @@ def convert_like(data, like):
     return convert_array(data, element_type(like).name)
 
 
-KERNELS = {"Convert-1": convert, "ConvertLike-1": convert_like}
+def convert_promote_types(input_0, input_1, *, promote_unsafe, pytorch_scalar_promotion,
+                          u64_integer_promotion_target):
+    out_0, _ = convert_promote_types_shape(TensorInfo.of_array(input_0), TensorInfo.of_array(input_1),
+                                           promote_unsafe=promote_unsafe,
+                                           pytorch_scalar_promotion=pytorch_scalar_promotion,
+                                           u64_integer_promotion_target=u64_integer_promotion_target)
+    return convert_array(input_0, out_0.element_type), convert_array(input_1, out_0.element_type)
+
+
+# --- strings as UTF-8 bytes ----------------------------------------------------------------------
+# opref holds strings as NumPy unicode arrays. Bytes that are not valid UTF-8 (a range that cuts a
+# character) decode to lone surrogates U+DC80..U+DCFF and encode back to the same bytes
+# ("surrogateescape"), so Pack and Unpack are exact inverses on any bytes. (A NumPy unicode array
+# cannot hold trailing NUL characters: a string's trailing zero bytes are dropped.)
+def _utf8_lengths(codes: np.ndarray) -> np.ndarray:
+    """Bytes per code point in UTF-8 (0 for the padding NUL of fixed-width unicode arrays)."""
+    escaped = (codes >= 0xDC80) & (codes <= 0xDCFF)
+    return np.select([codes == 0, codes < 0x80, escaped, codes < 0x800, codes < 0x10000], [0, 1, 1, 2, 3], 4)
+
+
+def string_tensor_unpack(data):
+    flat = np.asarray(data, dtype=np.str_).reshape(-1)
+    width = max(flat.dtype.itemsize // 4, 1)
+    codes = flat.astype(f"U{width}").view(np.uint32).reshape(flat.size, width)
+    ends = np.cumsum(_utf8_lengths(codes).sum(axis=1), dtype=np.int64)
+    begins = ends - _utf8_lengths(codes).sum(axis=1)
+    symbols = np.frombuffer("".join(flat.tolist()).encode("utf-8", "surrogateescape"), dtype=np.uint8)
+    return (begins.astype(np.int32).reshape(data.shape), ends.astype(np.int32).reshape(data.shape), symbols.copy())
+
+
+def string_tensor_pack(begins, ends, symbols):
+    b, e = begins.reshape(-1).astype(np.int64), ends.reshape(-1).astype(np.int64)
+    n = max(int((e - b).max(initial=0)), 1)
+    # One gather of every string's bytes into a zero-padded [strings, longest] matrix, read as
+    # fixed-width byte strings and decoded at once.
+    index = b[:, None] + np.arange(n)
+    inside = index < e[:, None]
+    raw = np.where(inside, symbols[np.where(inside, index, 0)] if symbols.size else 0, 0).astype(np.uint8)
+    strings = np.ascontiguousarray(raw).view(f"S{n}").reshape(-1)
+    return np.strings.decode(strings, "utf-8", "surrogateescape").astype(np.str_).reshape(begins.shape)
+
+
+KERNELS = {"Convert-1": convert, "ConvertLike-1": convert_like, "ConvertPromoteTypes-14": convert_promote_types,
+           "StringTensorUnpack-15": string_tensor_unpack, "StringTensorPack-15": string_tensor_pack}
