@@ -80,10 +80,12 @@ def test_bundled_example_matches_openvino(tmp_path):
 
 
 def _is_file_view(a) -> bool:
+    """A view whose memory is the memory-mapped .bin (an mmap at the bottom of its base chain)."""
+    import mmap
     while a is not None:
-        if isinstance(a, np.memmap):
+        if isinstance(a, (np.memmap, mmap.mmap)):
             return True
-        a = getattr(a, "base", None)
+        a = getattr(a, "base", None) if isinstance(a, np.ndarray) else getattr(a, "obj", None)
     return False
 
 

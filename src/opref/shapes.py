@@ -57,6 +57,8 @@ class Dimension:
             return cls(lo, hi)
         if isinstance(x, str):
             s = x.strip()
+            if s.isascii() and s.isdigit():
+                return cls(int(s), int(s))
             if s in ("?", "-1"):
                 return cls()
             m = re.fullmatch(r"(\d*)\.\.(\d*)", s)
@@ -66,8 +68,6 @@ class Dimension:
                 if hi is not None and hi < lo:
                     raise OprefError(f"invalid dimension {x!r}: upper bound below lower bound")
                 return cls(lo, hi)
-            if re.fullmatch(r"\d+", s):
-                return cls(int(s), int(s))
         raise OprefError(f"invalid dimension {x!r}")
 
     @classmethod

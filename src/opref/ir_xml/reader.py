@@ -4,12 +4,14 @@ The XML is untrusted: it is parsed by a hardened lxml parser (no DTD, no entitie
 bounded size and depth), and every number in it is read into a Python int before it sizes anything.
 Attributes are parsed by the schema of the layer's op version (the reader has no per-op code);
 `Constant` (weights), `Parameter` and the sub-graph ops (bodies and port maps) are the only layers it
-knows by name. Weights are views of the .bin file (np.memmap), bounds-checked against it.
+knows by name. Weights are views of the .bin file (memory-mapped, read-only), bounds-checked against it.
 
 Errors are `ModelError`s (or the schema's own OprefErrors) that name the layer: id, name, type-version.
 """
 from __future__ import annotations
 
+import functools
+import mmap
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,15 +67,17 @@ class Weights:
         elif path.stat().st_size == 0:
             self.bytes = np.zeros(0, np.uint8)
         else:
-            self.bytes = np.memmap(path, dtype=np.uint8, mode="r")
+            with open(path, "rb") as f:
+                self.bytes = np.frombuffer(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), np.uint8)
 
-    def slice(self, offset: int, size: int, where: str) -> np.ndarray:
+    def slice(self, offset: int, size: int, where) -> np.ndarray:
+        """`where` names the Constant in errors: a string or a function giving it."""
         if self.bytes is None:
-            raise ModelError(f"{where}: needs weights, but there is no weights file "
+            raise ModelError(f"{_named(where)}: needs weights, but there is no weights file "
                              f"{'(' + str(self.path) + ')' if self.path else ''}")
-        n = int(self.bytes.shape[0])
+        n = self.bytes.shape[0]
         if offset < 0 or size < 0 or offset + size > n:
-            raise ModelError(f"{where}: bytes {offset}..{offset + size} are outside the weights file "
+            raise ModelError(f"{_named(where)}: bytes {offset}..{offset + size} are outside the weights file "
                              f"({n} bytes)")
         return self.bytes[offset:offset + size]
 
@@ -89,31 +93,36 @@ def decode_constant(raw: np.ndarray, et: str, shape: tuple[int, ...], where: str
         return _decode_strings(raw, count, where).reshape(shape)
     need = packed_size(t, count)
     if raw.shape[0] < need:
-        raise ModelError(f"{where}: size {raw.shape[0]} is less than the {need} bytes that {count} "
+        raise ModelError(f"{_named(where)}: size {raw.shape[0]} is less than the {need} bytes that {count} "
                          f"elements of {et} need (shape {list(shape)})")
     if t.name == "boolean":
         return (raw[:count] != 0).reshape(shape)
     if t.bits < 8:
         return unpack(raw[:need], t, count).reshape(shape)
-    return raw[:need].view(t.dtype.newbyteorder("<")).reshape(shape)
+    return raw[:need].view(_little_endian(t.dtype)).reshape(shape)
+
+
+@functools.cache
+def _little_endian(dtype: np.dtype) -> np.dtype:
+    return dtype.newbyteorder("<")
 
 
 def _decode_strings(raw: np.ndarray, count: int, where: str) -> np.ndarray:
     b = raw.tobytes()
     if len(b) < 4 * (count + 2) - 4:
-        raise ModelError(f"{where}: string tensor of {count} elements needs at least {4 * (count + 2) - 4} bytes")
+        raise ModelError(f"{_named(where)}: string tensor of {count} elements needs at least {4 * (count + 2) - 4} bytes")
     n = int(np.frombuffer(b, "<i4", 1)[0])
     if n != count:
-        raise ModelError(f"{where}: string tensor header says {n} elements, shape says {count}")
+        raise ModelError(f"{_named(where)}: string tensor header says {n} elements, shape says {count}")
     offsets = np.frombuffer(b, "<i4", count + 1, 4).astype(np.int64)
     start = 4 * (count + 2)
     if (np.diff(offsets) < 0).any() or offsets[0] < 0 or start + offsets[-1] > len(b):
-        raise ModelError(f"{where}: string tensor offsets are out of order or outside its {len(b)} bytes")
+        raise ModelError(f"{_named(where)}: string tensor offsets are out of order or outside its {len(b)} bytes")
     try:
         return np.array([b[start + offsets[i]:start + offsets[i + 1]].decode("utf-8") for i in range(count)],
                         dtype=str)
     except UnicodeDecodeError as e:
-        raise ModelError(f"{where}: string tensor is not UTF-8 ({e})") from None
+        raise ModelError(f"{_named(where)}: string tensor is not UTF-8 ({e})") from None
 
 
 # --- layers ------------------------------------------------------------------------------------------
@@ -289,12 +298,12 @@ class _Reader:
                              f"{len(declared)}{' or more' if variadic else ''}")
 
     def constant(self, layer: _Layer, attrs: dict, storage: dict) -> np.ndarray:
-        where = layer.where()
+        where = layer.where
         shape = attrs["shape"]
         if not shape.is_static:
-            raise ModelError(f"{where}: attribute 'shape' = {shape} must be static")
+            raise ModelError(f"{where()}: attribute 'shape' = {shape} must be static")
         if "offset" not in storage or "size" not in storage:
-            raise ModelError(f"{where}: needs attributes 'offset' and 'size'")
+            raise ModelError(f"{where()}: needs attributes 'offset' and 'size'")
         offset = _int(storage["offset"], "attribute 'offset'", where, lo=0)
         size = _int(storage["size"], "attribute 'size'", where, lo=0)
         raw = self.weights.slice(offset, size, where)

@@ -1,10 +1,16 @@
-"""Convolution kernels: one GEMM over a strided window view (im2col), per group for GroupConvolution.
+"""Convolution kernels: one GEMM of the filters with a strided window view of the data (im2col),
+laid out so that the product is already NCHW: W[G, C_OUT, C_IN*K] @ cols[N, G, C_IN*K, O].
+
+A 1x1 kernel needs no window view (the data, strided if need be, is the GEMM operand), and a
+depthwise GroupConvolution (one input channel per group) is one multiply-add per kernel tap.
 
 Sums run in `accumulator_dtype` for floats (f32 for f16/bf16/f8, then rounded back once), and in
 64-bit integers for integer types, wrapped back to the type at the end (wrapping commutes with
 sums and products, so the result equals accumulating in the type itself).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -31,57 +37,66 @@ def _pads(spatial, kernel, strides, dilations, pads_begin, pads_end, auto_pad):
     return list(zip(pads_begin or (0,) * n, pads_end or (0,) * n))
 
 
-def _windows(data, kernel, *, strides, pads_begin, pads_end, dilations, auto_pad):
-    """The zero-padded data in the compute dtype as a read-only view
-    [N, C, out_1, ..., out_n, k_1, ..., k_n]: element [.., o, t] is padded[.., o*s + t*d]."""
+def _padded(x, pads):
+    """x with zeros around its spatial axes; x itself when there is no padding."""
+    if not any(b or e for b, e in pads):
+        return x
+    out = np.zeros(x.shape[:2] + tuple(size + b + e for size, (b, e) in zip(x.shape[2:], pads)), x.dtype)
+    out[(slice(None), slice(None)) + tuple(slice(b, b + size) for size, (b, _) in zip(x.shape[2:], pads))] = x
+    return out
+
+
+def _windows(xp, kernel, strides, dilations, out):
+    """Read-only view [N, C, k_1, ..., k_n, o_1, ..., o_n] of the padded data xp: element [.., t, o]
+    is xp[.., o*s + t*d]. Kernel axes before output axes, so that reshaping to [N, C*K, O] (the
+    im2col copy) walks the data along its rows."""
+    n = len(kernel)
+    st = xp.strides
+    return as_strided(xp, shape=xp.shape[:2] + tuple(kernel) + tuple(out),
+                      strides=st[:2] + tuple(st[2 + i] * dilations[i] for i in range(n))
+                      + tuple(st[2 + i] * strides[i] for i in range(n)), writeable=False)
+
+
+def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
+    """data [N, G*C, spatial...] with filters [G, M, C, kernel...] -> [N, G*M, out...] in data's type."""
     n = data.ndim - 2
+    batch, (g, m, c), kernel = data.shape[0], filters.shape[:3], filters.shape[3:]
     strides, dilations = tuple(strides) or (1,) * n, tuple(dilations) or (1,) * n
-    pads = _pads(data.shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad)
-    x = np.pad(data.astype(_compute_dtype(data.dtype)), [(0, 0), (0, 0)] + pads)
+    ct = _compute_dtype(data.dtype)
+    x, w = data.astype(ct, copy=False), filters.astype(ct, copy=False)
+    xp = _padded(x, _pads(data.shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad))
     # A kernel axis of length 0 still spans one position (OpenVINO: (0 - 1) * d + 1 clips to 1).
-    out = [(size - max((k - 1) * d + 1, 1)) // s + 1
-           for size, k, s, d in zip(x.shape[2:], kernel, strides, dilations)]
-    st = x.strides
-    return as_strided(x, shape=x.shape[:2] + tuple(out) + tuple(kernel),
-                      strides=st[:2] + tuple(st[2 + i] * strides[i] for i in range(n))
-                      + tuple(st[2 + i] * dilations[i] for i in range(n)), writeable=False)
+    out = tuple((size - max((k - 1) * d + 1, 1)) // s + 1
+                for size, k, s, d in zip(xp.shape[2:], kernel, strides, dilations))
+    taps, positions = math.prod(kernel), math.prod(out)
+    if c == 1 and g > 1:
+        # Depthwise: per kernel tap, the data under that tap times the tap's weight, summed in place.
+        win = _windows(xp, kernel, strides, dilations, out).reshape((batch, g, 1) + tuple(kernel) + out)
+        acc = np.zeros((batch, g, m) + out, ct)
+        term = np.empty_like(acc)
+        for tap in np.ndindex(*kernel):
+            np.multiply(win[(slice(None), slice(None), slice(None)) + tap],
+                        w[(slice(None), slice(None), 0) + tap].reshape((g, m) + (1,) * n), out=term)
+            acc += term
+        return acc.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
+    if all(k == 1 for k in kernel):
+        # 1x1: each window is one position of the (strided) data itself.
+        cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))]
+    else:
+        cols = _windows(xp, kernel, strides, dilations, out)
+    cols = cols.reshape(batch, g, c * taps, positions)               # the im2col copy (a view for 1x1)
+    y = np.matmul(w.reshape(g, m, c * taps), cols)                   # [N, G, M, O]
+    return y.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
 
 
 def convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
-    n = data.ndim - 2
-    view = _windows(data, filters.shape[2:], strides=strides, pads_begin=pads_begin, pads_end=pads_end,
-                    dilations=dilations, auto_pad=auto_pad)
-    w = filters.astype(view.dtype)
-    # [N, C, O.., K..] x [C_OUT, C, K..] -> [N, O.., C_OUT]: one GEMM of (N*O) x (C*K) by (C*K) x C_OUT
-    out = np.tensordot(view, w, axes=([1] + [2 + n + i for i in range(n)], [1] + [2 + i for i in range(n)]))
-    return np.moveaxis(out, -1, 1).astype(data.dtype)
+    return _convolve(data, filters[None], strides=strides, pads_begin=pads_begin, pads_end=pads_end,
+                     dilations=dilations, auto_pad=auto_pad)
 
 
 def group_convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
-    n = data.ndim - 2
-    g, m, c = filters.shape[:3]
-    batch = data.shape[0]
-    x = data.reshape((batch * g, c) + data.shape[2:])           # groups into the batch: [N*G, C/G, ...]
-    view = _windows(x, filters.shape[3:], strides=strides, pads_begin=pads_begin, pads_end=pads_end,
-                    dilations=dilations, auto_pad=auto_pad)
-    out_sp = view.shape[2:2 + n]
-    view = view.reshape((batch, g) + view.shape[1:])            # [N, G, C/G, O.., K..] (still a view)
-    w = filters.astype(view.dtype)
-    if c == 1:
-        # Depthwise: one multiply-add per kernel tap, no im2col copy of the windows.
-        acc = np.zeros((batch, g, m) + out_sp, dtype=view.dtype)
-        for tap in np.ndindex(*filters.shape[3:]):
-            xs = view[(slice(None), slice(None), 0) + (slice(None),) * n + tap]      # [N, G, O..]
-            acc += xs[:, :, None] * w[(slice(None), slice(None), 0) + tap][(None, ...) + (None,) * n]
-    else:
-        # One batched GEMM per group: [G, N*O, C/G*K] @ [G, C/G*K, M].
-        k = int(np.prod(filters.shape[3:], dtype=np.int64)) * c
-        order = [1, 0] + [3 + i for i in range(n)] + [2] + [3 + n + i for i in range(n)]
-        cols = view.transpose(order).reshape(g, batch * int(np.prod(out_sp, dtype=np.int64)), k)
-        acc = np.matmul(cols, w.reshape(g, m, k).transpose(0, 2, 1))            # [G, N*O, M]
-        acc = acc.reshape((g, batch) + out_sp + (m,))
-        acc = acc.transpose([1, 0, 2 + n] + [2 + i for i in range(n)])         # [N, G, M, O..]
-    return acc.reshape((batch, g * m) + out_sp).astype(data.dtype)
+    return _convolve(data, filters, strides=strides, pads_begin=pads_begin, pads_end=pads_end,
+                     dilations=dilations, auto_pad=auto_pad)
 
 
 KERNELS = {"Convolution-1": convolution, "GroupConvolution-1": group_convolution}

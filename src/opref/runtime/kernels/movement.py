@@ -12,40 +12,63 @@ def _ints(x):
     return [int(v) for v in np.asarray(x).reshape(-1)]
 
 
+# SpaceToBatch, BatchToSpace and DepthToSpace move each block offset b (a tuple, one entry per
+# spatial axis) in one strided slice assignment into a preallocated output: a single copy whose inner
+# loop runs along whole data rows (a transpose-then-reshape copy would run along the short block axes
+# when they are innermost in the output; SpaceToDepth's are not, so one transposed copy does).
+def _every(offsets, step):
+    """The slices start::step per axis, for a block offset."""
+    return tuple(slice(o, None, s) for o, s in zip(offsets, step))
+
+
+def _new(shape, dtype, filled):
+    """An output array, holding the type's zero (0, False, "") when some of it is padding."""
+    return np.full(shape, _zero(dtype), dtype) if filled else np.empty(shape, dtype)
+
+
 def space_to_batch(data, block_shape, pads_begin, pads_end):
-    blocks, pb, pe = _ints(block_shape), _ints(pads_begin), _ints(pads_end)
-    x = np.pad(data, list(zip(pb, pe))) if data.dtype.kind not in "UO" else \
-        np.pad(data, list(zip(pb, pe)), constant_values="")
-    n = x.ndim
-    # [batch, D1/B1, B1, D2/B2, B2, ...] -> [B1, B2, ..., batch, D1/B1, D2/B2, ...]
-    split = [x.shape[0]] + [v for i in range(1, n) for v in (x.shape[i] // blocks[i], blocks[i])]
-    order = [2 * i for i in range(1, n)] + [0] + [2 * i - 1 for i in range(1, n)]
-    y = x.reshape(split).transpose(order)
-    return y.reshape([x.shape[0] * int(np.prod(blocks))] + [x.shape[i] // blocks[i] for i in range(1, n)])
+    blocks, pb, pe = _ints(block_shape)[1:], _ints(pads_begin)[1:], _ints(pads_end)[1:]
+    batch, sizes = data.shape[0], data.shape[1:]
+    grid = [(d + b + e) // k for d, b, e, k in zip(sizes, pb, pe, blocks)]
+    out = _new([batch * int(np.prod(blocks))] + grid, data.dtype, any(pb + pe))
+    # output[(r, b), q] = padded data[b, q * block + r]; the data itself starts at pads_begin
+    per_offset = out.reshape(blocks + [batch] + grid)
+    for r in np.ndindex(*blocks):
+        first = [(o - b) % k for o, b, k in zip(r, pb, blocks)]             # first data index at offset r
+        rows = [len(range(f, d, k)) for f, d, k in zip(first, sizes, blocks)]
+        at = tuple(slice((f + b) // k, (f + b) // k + m) for f, b, k, m in zip(first, pb, blocks, rows))
+        per_offset[r][(slice(None),) + at] = data[(slice(None),) + _every(first, blocks)]
+    return out
 
 
 def batch_to_space(data, block_shape, crops_begin, crops_end):
-    blocks, cb, ce = _ints(block_shape), _ints(crops_begin), _ints(crops_end)
-    n = data.ndim
+    blocks, cb, ce = _ints(block_shape)[1:], _ints(crops_begin)[1:], _ints(crops_end)[1:]
+    sizes = list(data.shape[1:])
     batch = data.shape[0] // int(np.prod(blocks))
-    # [B1, ..., B_{N-1}, batch', D1, ..., D_{N-1}] -> [batch', D1, B1, D2, B2, ...]
-    x = data.reshape(blocks[1:] + [batch] + list(data.shape[1:]))
-    order = [n - 1] + [v for i in range(1, n) for v in (n - 1 + i, i - 1)]
-    y = x.transpose(order).reshape([batch] + [data.shape[i] * blocks[i] for i in range(1, n)])
-    return y[tuple(slice(b, y.shape[i] - e) for i, (b, e) in enumerate(zip(cb, ce)))]
+    span = [d * k - b - e for d, k, b, e in zip(sizes, blocks, cb, ce)]
+    out = np.empty([batch] + span, data.dtype)
+    # output[b, q * block + r - crops_begin] = data[(r, b), q]
+    per_offset = data.reshape(blocks + [batch] + sizes)
+    for r in np.ndindex(*blocks):
+        first = [(o - b) % k for o, b, k in zip(r, cb, blocks)]             # first output index at offset r
+        rows = [len(range(f, s, k)) for f, s, k in zip(first, span, blocks)]
+        at = tuple(slice((f + b) // k, (f + b) // k + m) for f, b, k, m in zip(first, cb, blocks, rows))
+        out[(slice(None),) + _every(first, blocks)] = per_offset[r][(slice(None),) + at]
+    return out
 
 
 def depth_to_space(data, *, block_size, mode):
     n, c, *spatial = data.shape
     k, bs = len(spatial), block_size
     c_out = c // bs ** k
-    if mode == "blocks_first":     # depth is [bs, ..., bs, C']
+    out = np.empty([n, c_out] + [d * bs for d in spatial], data.dtype)
+    if mode == "blocks_first":     # depth is [bs, ..., bs, C']: x[:, b] is block offset b's channels
         x = data.reshape([n] + [bs] * k + [c_out] + spatial)
-        order = [0, k + 1] + [v for i in range(k) for v in (k + 2 + i, 1 + i)]
     else:                          # depth_first: depth is [C', bs, ..., bs]
-        x = data.reshape([n, c_out] + [bs] * k + spatial)
-        order = [0, 1] + [v for i in range(k) for v in (k + 2 + i, 2 + i)]
-    return x.transpose(order).reshape([n, c_out] + [d * bs for d in spatial])
+        x = np.moveaxis(data.reshape([n, c_out] + [bs] * k + spatial), 1, k + 1)
+    for b in np.ndindex(*[bs] * k):
+        out[(slice(None), slice(None)) + _every(b, [bs] * k)] = x[(slice(None),) + b]
+    return out
 
 
 def space_to_depth(data, *, block_size, mode):

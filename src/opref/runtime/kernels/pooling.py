@@ -9,6 +9,9 @@ rounded half to even, as OpenVINO does.
 """
 from __future__ import annotations
 
+import functools
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -36,28 +39,34 @@ def _geometry(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_
 
 
 def _padded(x, pads, kernel, strides, dilations, out, fill):
-    """x padded with `fill`, with room at the end for windows that rounding up lets run past the pads."""
-    width = [(0, 0), (0, 0)]
+    """x padded with `fill`, with room at the end for windows that rounding up lets run past the pads;
+    x itself when no window reaches outside it."""
+    width = []
     for size, (pb, pe), k, s, d, o in zip(x.shape[2:], pads, kernel, strides, dilations, out):
         need = (o - 1) * s + (k - 1) * d + 1 if o else 0
         width.append((pb, max(pe, need - size - pb)))
-    return np.pad(x, width, constant_values=fill)
+    if not any(b or e for b, e in width):
+        return x
+    xp = np.full(x.shape[:2] + tuple(size + b + e for size, (b, e) in zip(x.shape[2:], width)), fill, x.dtype)
+    xp[(slice(None), slice(None)) + tuple(slice(b, b + size) for size, (b, _) in zip(x.shape[2:], width))] = x
+    return xp
 
 
 def _taps(xp, kernel, strides, dilations, out):
-    """(tap, view) per kernel tap: view[n, c, o...] = xp[n, c, o*s + tap*d ...]."""
+    """(tap, view) per kernel tap in row-major order: view[n, c, o...] = xp[n, c, o*s + tap*d ...]."""
     for tap in np.ndindex(*kernel):
         index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(tap, dilations, strides, out))
         yield tap, xp[(slice(None), slice(None)) + index]
 
 
-def _in_data(tap, sizes, pads, strides, dilations, out):
-    """[o...] mask: whether this tap of each window lands on data (not padding)."""
-    mask = np.ones((), bool)
-    for t, size, (pb, _), s, d, o in zip(tap, sizes, pads, strides, dilations, out):
+def _on_data(tap, sizes, pads, strides, dilations, out):
+    """Per spatial axis, a mask broadcastable to [o...]: whether this tap of each window lands on data."""
+    n = len(tap)
+    masks = []
+    for i, (t, size, (pb, _), s, d, o) in enumerate(zip(tap, sizes, pads, strides, dilations, out)):
         pos = np.arange(o) * s + t * d - pb
-        mask = np.logical_and.outer(mask, (pos >= 0) & (pos < size))
-    return mask
+        masks.append(((pos >= 0) & (pos < size)).reshape((-1,) + (1,) * (n - 1 - i)))
+    return masks
 
 
 def _compute_dtype(dtype):
@@ -85,45 +94,55 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
         return empty if index_element_type is None else (empty, np.zeros(shape, element_type(index_element_type).dtype))
     xp = _padded(x, pads, kernel, strides, dilations, out, -np.inf if ct.kind == "f" else np.iinfo(ct).min)
     # OpenVINO's rule: start from the lowest finite value; the first data tap at or above it is taken,
-    # then only strictly greater ones. So ties keep the first tap, NaN and -inf are never taken, and a
-    # window that takes nothing (all padding) gives the lowest value and index 0.
+    # then only strictly greater ones. So the value is a NaN-ignoring max that starts from the lowest
+    # value (NaN and -inf are never taken), and the index is that of the first data tap equal to it;
+    # a window that takes nothing (all padding, NaN or -inf) gives the lowest value and index 0.
     best = np.full(shape, _lowest(data.dtype), ct)
-    if index_element_type is None:             # values only: the same rule is a NaN-ignoring max
-        maximum = np.fmax if ct.kind == "f" else np.maximum
-        for _, view in _taps(xp, kernel, strides, dilations, out):
-            maximum(best, view, out=best)
-        return best.astype(data.dtype)
-    found = np.zeros(shape, bool)
-    tap_of = np.full(shape, -1, np.int64) if index_element_type else None
-    for k, (tap, view) in enumerate(_taps(xp, kernel, strides, dilations, out)):
-        better = (view > best) | (~found & (view >= best) & _in_data(tap, data.shape[2:], pads, strides, dilations,
-                                                                      out))
-        np.copyto(best, view, where=better)
-        found |= better
-        if tap_of is not None:
-            np.copyto(tap_of, k, where=better)
-    values = best.astype(data.dtype)
+    maximum = np.fmax if ct.kind == "f" else np.maximum
+    taps = list(_taps(xp, kernel, strides, dilations, out))
+    for _, view in taps:
+        maximum(best, view, out=best)
+    values = best.astype(data.dtype, copy=False)
     if index_element_type is None:
         return values
-    return values, _indices(data.shape, tap_of, kernel, strides, dilations, pads, out, axis, index_element_type)
+    return values, _indices(data.shape, best, taps, strides, dilations, pads, out, axis, index_element_type)
 
 
-def _indices(shape, tap_of, kernel, strides, dilations, pads, out, axis, index_element_type):
-    """Flat index into data flattened from `axis` of the winning tap of every window."""
-    n = len(kernel)
-    none = tap_of < 0
-    taps = np.stack(np.unravel_index(np.where(none, 0, tap_of), kernel))
-    flat = np.zeros(tap_of.shape, np.int64)
-    for i in range(n):
-        o = np.arange(out[i]).reshape((-1,) + (1,) * (n - 1 - i))
-        coord = o * strides[i] + taps[i] * dilations[i] - pads[i][0]   # unpadded data coordinate
-        flat = flat * shape[2 + i] + coord
-    flat[none] = 0                                    # nothing taken: the first element
-    size = int(np.prod(shape[2:], dtype=np.int64))
-    nc = (np.arange(shape[0])[:, None] * shape[1] + np.arange(shape[1])[None, :]) * size
-    flat = flat + nc.reshape(nc.shape + (1,) * n)
+def _indices(shape, best, taps, strides, dilations, pads, out, axis, index_element_type):
+    """Flat index into data flattened from `axis` of the first tap of every window that holds its
+    maximum `best`. A data coordinate is linear in the tap, so the index is the window's origin plus
+    the first matching tap's offset; that tap is found as the largest of (K - k) over the matching
+    taps k, in a small integer type."""
+    sizes = shape[2:]
+    n, k_all = len(sizes), len(taps)
+    row = [math.prod(sizes[i + 1:]) for i in range(n)]               # flat stride of each spatial axis
+    code_type = np.min_scalar_type(k_all)
+    code, term, match = np.zeros(best.shape, code_type), np.empty(best.shape, code_type), np.empty(best.shape, bool)
+    offset = np.zeros(k_all + 1, np.int64)            # offset[K - k]: tap k's; offset[0]: no tap matched
+    for k, (tap, view) in enumerate(taps):
+        offset[k_all - k] = sum(t * d * r for t, d, r in zip(tap, dilations, row))
+        np.equal(view, best, out=match)
+        if best.dtype.kind != "f":
+            # Float padding is -inf, below any maximum; integer padding is the lowest value, which a
+            # window of lowest values has as its maximum: padding positions must not count.
+            inside = _on_data(tap, sizes, pads, strides, dilations, out)
+            if not all(m.all() for m in inside):
+                match &= functools.reduce(np.logical_and, inside)
+        np.multiply(match, code_type.type(k_all - k), out=term)
+        np.maximum(code, term, out=code)
+    origin = sum(((np.arange(o) * s - pb) * r).reshape((-1,) + (1,) * (n - 1 - i))
+                 for i, (o, s, (pb, _), r) in enumerate(zip(out, strides, pads, row)))
+    index = offset[code]
+    index += origin
+    index[code == 0] = 0                                              # nothing taken: the plane's first element
+    # the planes before this one, as far as the flattening from `axis` sees them
     axis = axis + len(shape) if axis < 0 else axis
-    return (flat % int(np.prod(shape[axis:], dtype=np.int64))).astype(element_type(index_element_type).dtype)
+    size, period = math.prod(sizes), math.prod(shape[axis:])
+    planes = np.arange(shape[0] * shape[1], dtype=np.int64).reshape(shape[:2] + (1,) * n)
+    index += planes * size
+    if period < math.prod(shape):
+        index %= period
+    return index.astype(element_type(index_element_type).dtype, copy=False)
 
 
 def max_pool_1(data, *, strides, pads_begin, pads_end, kernel, rounding_type, auto_pad):
@@ -156,7 +175,7 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     shape = data.shape[:2] + tuple(out)
     if 0 in shape:
         return np.zeros(shape, data.dtype)
-    xp = _padded(data.astype(ct), pads, kernel, strides, dilations, out, 0)
+    xp = _padded(data.astype(ct, copy=False), pads, kernel, strides, dilations, out, 0)
     total = np.zeros(shape, ct)
     for _, view in _taps(xp, kernel, strides, dilations, out):
         total += view
