@@ -1,0 +1,125 @@
+"""Whole models: opref (IR) vs OpenVINO CPU (IR) vs onnxruntime and onnx.reference (the ONNX
+original), load time and load memory, and a sanity diff of opref vs OpenVINO."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .common import (DASH, fmt, max_abs_diff, measure, onnxruntime_session, openvino_config, openvino_core,
+                     progress, ratio, table)
+from .models import LIGHT_NAMES, ONNX_MODELS, model_path, onnx_path, random_inputs
+
+ALL = (*LIGHT_NAMES, "transformer_block", "lstm", "movement", "movement_batch")
+QUICK = ("squeezenet", "resnet50", "transformer_block", "lstm", "movement", "movement_batch")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _child(args: list[str], timeout: float) -> dict | None:
+    try:
+        done = subprocess.run([sys.executable, "-m", "benchmarks._child", *args], cwd=REPO, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if done.returncode != 0:
+        print(f"benchmarks: {args[0]} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _by_name(names: list[str], feeds: dict) -> dict:
+    """The feeds under the names a runtime gives its inputs (in order, where a name differs)."""
+    values = list(feeds.values())
+    return {n: feeds.get(n, values[i]) for i, n in enumerate(names)}
+
+
+def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
+    import opref
+    xml = model_path(name)
+    bin_size = xml.with_suffix(".bin").stat().st_size
+    row = {"model": name, "bin_bytes": bin_size}
+
+    progress(f"{name}: load")
+    core = openvino_core()
+    row["opref_load_ms"] = measure(lambda: opref.load(xml), repeat)[0].ms
+    row["ov_read_model_ms"] = measure(lambda: core.read_model(str(xml)), repeat)[0].ms
+    model = opref.load(xml)
+    feeds = random_inputs(model, name)
+
+    progress(f"{name}: opref")
+    timing, ours = measure(lambda: model.run(feeds), repeat)
+    row["opref_ms"] = timing.ms
+
+    progress(f"{name}: OpenVINO")
+    compiled = core.compile_model(core.read_model(str(xml)), "CPU", openvino_config(threads))
+    request = compiled.create_infer_request()
+    ov_feeds = _by_name([p.any_name for p in compiled.inputs], feeds)
+    timing, result = measure(lambda: request.infer(ov_feeds), repeat)
+    row["openvino_ms"] = timing.ms
+    row["max_abs_diff_vs_openvino"] = max_abs_diff(ours.values(), [np.asarray(result[o]) for o in compiled.outputs])
+
+    row["onnxruntime_ms"] = row["reference_ms"] = None
+    if name in ONNX_MODELS:
+        progress(f"{name}: onnxruntime")
+        session = onnxruntime_session(onnx_path(name), threads)
+        ort_feeds = _by_name([i.name for i in session.get_inputs()], feeds)
+        row["onnxruntime_ms"] = measure(lambda: session.run(None, ort_feeds), repeat)[0].ms
+
+        progress(f"{name}: onnx.reference")
+        with tempfile.TemporaryDirectory() as tmp:
+            np.savez(f"{tmp}/feeds.npz", **ort_feeds)
+            ref = _child(["reference", str(onnx_path(name)), f"{tmp}/feeds.npz", str(repeat), str(ref_limit)],
+                         timeout=2 * ref_limit + 30)
+        row["reference_ms"] = ref["median"] * 1e3 if ref and ref["median"] is not None else None
+        row["reference_note"] = None if row["reference_ms"] is not None else \
+            f"single run > {ref_limit:g} s" + (f" ({ref['first']:.0f} s)" if ref else "")
+
+    progress(f"{name}: load memory")
+    mem = _child(["load-memory", str(xml)], timeout=120)
+    if mem:
+        row.update({"load_rss_peak_bytes": mem["rss_peak_delta"], "load_heap_peak_bytes": mem["heap_peak"],
+                    "load_anon_after_bytes": mem["anon_delta"], "load_file_after_bytes": mem["file_delta"],
+                    "memory_method": mem["method"]})
+    return row
+
+
+def run(names, threads: int, repeat: int, ref_limit: float) -> list[dict]:
+    rows = []
+    for name in names:
+        rows.append(bench_model(name, threads, repeat, ref_limit))
+    return rows
+
+
+def render(rows: list[dict], threads: int) -> str:
+    mb = lambda b: None if b is None else b / 2**20
+    header = ["model", "opref ms", "OpenVINO ms", "ORT ms", "RefEval ms", "opref/ORT", "RefEval/opref",
+              "load ms", "read_model ms", ".bin MB", "load ΔRSS MB", "ΔRSS/bin", "heap/bin", "max|opref-OV|"]
+    body = []
+    for r in rows:
+        small = r["bin_bytes"] < 1 << 20     # a ratio to a few kB of weights says nothing
+        body.append([r["model"], fmt(r["opref_ms"], ".1f"), fmt(r["openvino_ms"], ".2f"), fmt(r["onnxruntime_ms"], ".2f"),
+                     fmt(r["reference_ms"], ".1f"), fmt(ratio(r["opref_ms"], r["onnxruntime_ms"]), ".1f"),
+                     fmt(ratio(r["reference_ms"], r["opref_ms"]), ".2f"),
+                     fmt(r["opref_load_ms"], ".1f"), fmt(r["ov_read_model_ms"], ".1f"), fmt(mb(r["bin_bytes"]), ".2f"),
+                     fmt(mb(r.get("load_rss_peak_bytes")), ".1f"),
+                     DASH if small else fmt(ratio(r.get("load_rss_peak_bytes"), r["bin_bytes"]), ".3f"),
+                     DASH if small else fmt(ratio(r.get("load_heap_peak_bytes"), r["bin_bytes"]), ".3f"),
+                     fmt(r["max_abs_diff_vs_openvino"], ".1e")])
+    method = next((r["memory_method"] for r in rows if r.get("memory_method")), "not measured")
+    notes = [
+        f"Models: median ms per inference after a warm-up, {threads} thread(s) for every runtime. opref and OpenVINO CPU",
+        "(f32 precision hint) run the IR; onnxruntime (ORT) and onnx.reference.ReferenceEvaluator (RefEval, fewer repeats",
+        "when slow) run the ONNX original the IR was converted from ('—': no ONNX twin, or one RefEval run over the limit).",
+        "load ms: opref.load (parse, validate, infer shapes; weights memory-mapped); read_model ms: OpenVINO's read_model.",
+        "load ΔRSS: peak RSS growth during opref.load in a fresh process, measured as",
+        f"  {method};",
+        "  it counts the pages of the mapped .bin that load touches as well as every copy it makes.",
+        "heap: tracemalloc peak of a load (allocations only, not the mapping). ΔRSS/bin, heap/bin: '—' under a 1 MB .bin.",
+        "max|opref-OV|: max abs difference over all outputs (a sanity check; the tests own correctness).",
+    ]
+    notes += [f"  {r['model']}: RefEval {r['reference_note']}" for r in rows if r.get("reference_note") and r["onnxruntime_ms"] is not None]
+    return table(header, body) + "\n" + "\n".join(notes)
