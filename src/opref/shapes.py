@@ -210,8 +210,13 @@ class PartialShape:
         return tuple(d.lo for d in self.dims)
 
     def compatible(self, other) -> bool:
+        if self.dims is None:
+            return True
+        if type(other) is tuple:          # a concrete array shape (the executor's check of every output)
+            return len(other) == len(self.dims) and all(
+                d.lo <= n and (d.hi is None or n <= d.hi) for d, n in zip(self.dims, other))
         other = PartialShape(other)
-        if self.dims is None or other.dims is None:
+        if other.dims is None:
             return True
         return len(self) == len(other) and all(a.compatible(b) for a, b in zip(self, other))
 

@@ -143,6 +143,8 @@ def _named(where) -> str:
 
 def split_names(text: str) -> list[str]:
     """Tensor names: comma-separated, a comma inside a name escaped as `\\,`."""
+    if "\\" not in text:
+        return [n for n in (part.strip() for part in text.split(",")) if n]
     names, cur, i = [], [], 0
     while i < len(text):
         c = text[i]

@@ -22,7 +22,7 @@ def _float(fn):
     """fn computed on x widened to its compute type, the result rounded back to x's type."""
     def compute(x, **attrs):
         with np.errstate(all="ignore"):
-            return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype)
+            return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype, copy=False)
     return compute
 
 
@@ -65,7 +65,7 @@ def _clamp(x, min, max):
             min, max = float(np.clip(min, -top, top)), float(np.clip(max, -top, top))
         lo, hi = np.asarray(min, x.dtype), np.asarray(max, x.dtype)   # the bounds in the data's type
         w = _wide(x)
-        return np.minimum(np.maximum(w, lo.astype(w.dtype)), hi.astype(w.dtype)).astype(x.dtype)
+        return np.minimum(np.maximum(w, lo.astype(w.dtype)), hi.astype(w.dtype)).astype(x.dtype, copy=False)
 
 
 def _softmax(x, axis):

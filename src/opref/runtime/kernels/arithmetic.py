@@ -37,7 +37,7 @@ def _float_fn(fn):
                 y = fn(x.astype(np.float64))
             return _to_int(_round_half_away(y), x.dtype)
         with np.errstate(all="ignore"):
-            return fn(_wide(x)).astype(x.dtype)
+            return fn(_wide(x)).astype(x.dtype, copy=False)
     return compute
 
 
@@ -104,7 +104,7 @@ def _same(fn):
     """fn on two arrays of one type: narrow floats in f32; integers wrap in their own type."""
     def compute(a, b):
         with np.errstate(all="ignore"):
-            return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype)
+            return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype, copy=False)
     return compute
 
 
