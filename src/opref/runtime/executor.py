@@ -51,6 +51,9 @@ class Executor:
         self.const_ports = [tuple(i for i, p in enumerate(n.schema.ports_for(len(n.inputs))) if p.const)
                             if n.schema.name not in ("Parameter", "Constant") else () for n in graph.nodes]
         self.inferred: list[dict] = [{} for _ in graph.nodes]
+        self.input_keys = [[None if s is None else s.info_key for s in n.inputs] for n in graph.nodes]
+        self.kind = [n.schema.name if n.schema.name in ("Parameter", "Constant") else
+                     "constant" if id(n) in constant else "compute" for n in graph.nodes]
 
     def run(self, feeds: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Result values in graph.results order; feeds in graph.parameters order (checked by the caller)."""
@@ -58,24 +61,25 @@ class Executor:
         values: dict[tuple[int, int], np.ndarray] = {}
         fed = {id(p): x for p, x in zip(graph.parameters, feeds)}
         for i, node in enumerate(graph.nodes):
-            if node.schema.name == "Parameter":
+            kind = self.kind[i]
+            if kind == "compute":
+                outs = self.step(i, node, [None if k is None else values[k] for k in self.input_keys[i]])
+            elif kind == "Parameter":
                 if id(node) not in fed:
                     raise InputError(f"{node.where()}: no value was given")
                 outs = [fed[id(node)]]
-            elif node.schema.name == "Constant":
+            elif kind == "Constant":
                 outs = [node.value]
-            elif id(node) in self.constant:
+            else:                                    # computed from constants only: once, then cached
                 if (id(node), 0) not in self.cache:
-                    args = [values[s.info_key] for s in node.inputs]
+                    args = [values[k] for k in self.input_keys[i]]
                     for k, v in enumerate(self.step(i, node, args)):
                         self.cache[(id(node), k)] = v
                 outs = [self.cache[(id(node), k)] for k in range(max(len(node.outputs), 1))]
-            else:
-                args = [None if s is None else values[s.info_key] for s in node.inputs]
-                outs = self.step(i, node, args)
             for k, v in enumerate(outs):
                 values[(id(node), k)] = v
-            self.peak_live = max(self.peak_live, len(values))
+            if len(values) > self.peak_live:
+                self.peak_live = len(values)
             for key in self.free_after[i]:
                 values.pop(key, None)
         return [values[(id(r), 0)] for r in graph.results]

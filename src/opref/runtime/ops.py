@@ -15,7 +15,7 @@ from ..errors import InputError, OprefError
 from ..opset import get_schema
 from ..opset.schema import OpSchema, as_keywords
 from ..shapes import PartialShape, TensorInfo
-from ..types import element_type
+from ..types import ELEMENT_TYPES, element_type
 from .kernels import KERNELS
 
 
@@ -96,7 +96,7 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any], *, infos: 
     result = []
     for port, info, out in zip(ports, infos, outs):
         out = np.asarray(out)
-        want = element_type(info.element_type).dtype
+        want = ELEMENT_TYPES[info.element_type].dtype
         if out.dtype != want and not (want.kind == "U" and out.dtype.kind in "UT"):
             out = out.astype(want)
         # The kernel and the shape rule are two readings of one spec: they must agree.

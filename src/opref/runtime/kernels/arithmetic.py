@@ -52,7 +52,8 @@ def _to_int(y: np.ndarray, dtype) -> np.ndarray:
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
     r = np.trunc(x)
-    return np.where(np.abs(x - r) >= 0.5, r + np.sign(x), r)
+    with np.errstate(invalid="ignore"):          # inf - inf: the NaN is not selected
+        return np.where(np.abs(x - r) >= 0.5, r + np.sign(x), r)
 
 
 # --- erf and its inverse (NumPy has neither) ---------------------------------------------------------

@@ -17,6 +17,7 @@ def _channel(v, ndim):
 
 
 # --- BatchNormInference ---------------------------------------------------------------------------
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def _batch_norm(data, gamma, beta, mean, variance, epsilon):
     ct = _ct(data.dtype)
     g, b, m, v = (_channel(a.astype(ct), data.ndim) for a in (gamma, beta, mean, variance))
@@ -33,6 +34,7 @@ def batch_norm_inference_5(data, gamma, beta, mean, variance, *, epsilon):
 
 
 # --- MVN ------------------------------------------------------------------------------------------
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def _mvn(data, axes, normalize_variance, eps, inside):
     ct = _ct(data.dtype)
     x = data.astype(ct)
@@ -56,6 +58,7 @@ def mvn_6(data, axes, *, normalize_variance, eps, eps_mode):
 
 
 # --- NormalizeL2 / GRN ----------------------------------------------------------------------------
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def normalize_l2(data, axes, *, eps, eps_mode):
     ct = _ct(data.dtype)
     x = data.astype(ct)
@@ -69,6 +72,7 @@ def normalize_l2(data, axes, *, eps, eps_mode):
     return (x / norm).astype(data.dtype)
 
 
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def grn(data, *, bias):
     ct = _ct(data.dtype)
     x = data.astype(ct)
@@ -76,6 +80,7 @@ def grn(data, *, bias):
 
 
 # --- GroupNormalization ---------------------------------------------------------------------------
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def group_normalization(data, scale, bias, *, num_groups, epsilon):
     ct = _ct(data.dtype)
     n, c = data.shape[:2]
@@ -89,6 +94,7 @@ def group_normalization(data, scale, bias, *, num_groups, epsilon):
 
 
 # --- LRN ------------------------------------------------------------------------------------------
+@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def lrn(data, axes, *, alpha, beta, bias, size):
     """The sum of squares over a box of side `size` centered on each element along `axes` (clipped at
     the edges): per axis, a sum of `size` shifted slices of the zero-padded squares."""
