@@ -2,7 +2,8 @@
 laid out so that the product is already NCHW: W[G, C_OUT, C_IN*K] @ cols[N, G, C_IN*K, O].
 
 A 1x1 kernel needs no window view (the data, strided if need be, is the GEMM operand), and a
-depthwise GroupConvolution (one input channel per group) is one multiply-add per kernel tap.
+depthwise GroupConvolution (one input channel per group) is a batch of per-channel GEMMs over
+bounded chunks of channels.
 
 Sums run in `accumulator_dtype` for floats (f32 for f16/bf16/f8, then rounded back once), and in
 64-bit integers for integer types, wrapped back to the type at the end (wrapping commutes with
@@ -70,15 +71,18 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
                 for size, k, s, d in zip(xp.shape[2:], kernel, strides, dilations))
     taps, positions = math.prod(kernel), math.prod(out)
     if c == 1 and g > 1:
-        # Depthwise: per kernel tap, the data under that tap times the tap's weight, summed in place.
-        win = _windows(xp, kernel, strides, dilations, out).reshape((batch, g, 1) + tuple(kernel) + out)
-        acc = np.zeros((batch, g, m) + out, ct)
-        term = np.empty_like(acc)
-        for tap in np.ndindex(*kernel):
-            np.multiply(win[(slice(None), slice(None), slice(None)) + tap],
-                        w[(slice(None), slice(None), 0) + tap].reshape((g, m) + (1,) * n), out=term)
-            acc += term
-        return acc.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
+        # Depthwise: one small GEMM per channel, [M, taps] @ [taps, O], batched over a chunk of
+        # channels whose windows are copied together (about 1 MB at a time: the im2col copy stays
+        # bounded, never taps times the whole input).
+        win = _windows(xp, kernel, strides, dilations, out)                     # [N, G, k.., o..]
+        y = np.empty((batch, g, m, positions), ct)
+        wr = w.reshape(g, m, taps)
+        chunk = max(1, (1 << 20) // max(taps * positions * ct.itemsize, 1))
+        for b in range(batch):
+            for g0 in range(0, g, chunk):
+                g1 = min(g, g0 + chunk)
+                np.matmul(wr[g0:g1], win[b, g0:g1].reshape(g1 - g0, taps, positions), out=y[b, g0:g1])
+        return y.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
     if all(k == 1 for k in kernel):
         # 1x1: each window is one position of the (strided) data itself.
         cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))]
