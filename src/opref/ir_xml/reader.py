@@ -48,9 +48,9 @@ def parse_xml(data: bytes, where: str = "model.xml") -> etree._Element:
     tree = root.getroottree()
     if tree.docinfo.doctype or tree.docinfo.internalDTD is not None or tree.docinfo.externalDTD is not None:
         raise ModelError(f"{where}: a DOCTYPE/DTD is not allowed in IR XML (entities are never resolved)")
-    for el in root.iter():
-        if not isinstance(el.tag, str):      # an entity reference left unresolved
-            raise ModelError(f"{where}: line {el.sourceline}: entity references are not allowed in IR XML")
+    el = next(root.iter(etree.Entity), None)     # an entity reference left unresolved
+    if el is not None:
+        raise ModelError(f"{where}: line {el.sourceline}: entity references are not allowed in IR XML")
     return root
 
 
@@ -181,6 +181,7 @@ class _Reader:
         self.weights = weights
         self.ir_version = ir_version
         self.source = source
+        self.bound_attrs: dict[tuple, dict] = {}
 
     # Every op version is resolved before anything else, so that one error lists every unknown one.
     def resolve_all(self, root) -> dict[tuple, OpSchema]:
@@ -237,6 +238,22 @@ class _Reader:
         raw = dict(data.attrib) if data is not None else {}
         constant = schema.name == "Constant"
         storage = {k: raw.pop(k) for k in ("offset", "size") if constant and k in raw}
+        # Layers of one op often carry identical attributes: each spelling is parsed and bound once.
+        memo_key = (schema.versioned_name, tuple(raw.items()))
+        bound = self.bound_attrs.get(memo_key)
+        if bound is None:
+            bound = self.bound_attrs[memo_key] = self.bind(layer, raw)
+        node = Node(layer.id, layer.name, schema, dict(bound), rt_info=el.find("rt_info"))
+        self.ports(layer, node)
+        if constant:
+            node.value = self.constant(layer, bound, storage)
+        if schema.name in SUBGRAPH_OPS:
+            self.subgraph(layer, node)
+        return node
+
+    def bind(self, layer: _Layer, raw: dict) -> dict:
+        """A layer's <data> attributes parsed and bound by its schema (defaults filled in)."""
+        schema = layer.schema
         attrs = {}
         for k, text in raw.items():
             try:
@@ -249,16 +266,9 @@ class _Reader:
             except (OprefError, ValueError, TypeError) as e:
                 raise ModelError(f"{layer.where()}: attribute {k!r} = {text!r} is not a valid {a.type} ({e})") from None
         try:
-            bound = schema.bind_attrs(attrs)
+            return schema.bind_attrs(attrs)
         except OprefError as e:
             raise type(e)(f"{layer.where()}: {e}") from None
-        node = Node(layer.id, layer.name, schema, bound, rt_info=el.find("rt_info"))
-        self.ports(layer, node)
-        if constant:
-            node.value = self.constant(layer, bound, storage)
-        if schema.name in SUBGRAPH_OPS:
-            self.subgraph(layer, node)
-        return node
 
     def ports(self, layer: _Layer, node: Node):
         ins = layer.el.find("input")
