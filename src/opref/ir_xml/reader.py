@@ -274,11 +274,16 @@ class _Reader:
         ins = layer.el.find("input")
         outs = layer.el.find("output")
         ids = set()
-        for i, p in enumerate([] if ins is None else ins.findall("port")):
-            pid = _int(p.get("id"), "input port id", layer.where, lo=0)
+
+        def port_id(p, what):
+            pid = _int(p.get("id"), f"{what} port id", layer.where, lo=0)
             if pid in ids:
                 raise ModelError(f"{layer.where()}: duplicate port id {pid}")
             ids.add(pid)
+            return pid
+
+        for i, p in enumerate([] if ins is None else ins.findall("port")):
+            pid = port_id(p, "input")
             layer.in_ports[pid] = i
             node.input_dims.append(_dims(p, layer))
         node.inputs = [None] * len(layer.in_ports)
@@ -287,10 +292,7 @@ class _Reader:
         except OprefError as e:
             raise ModelError(f"{layer.where()}: {e}") from None
         for k, p in enumerate([] if outs is None else outs.findall("port")):
-            pid = _int(p.get("id"), "output port id", layer.where, lo=0)
-            if pid in ids:
-                raise ModelError(f"{layer.where()}: duplicate port id {pid}")
-            ids.add(pid)
+            pid = port_id(p, "output")
             layer.out_ports[pid] = k
             prec = p.get("precision")
             et = None

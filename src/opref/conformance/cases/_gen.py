@@ -28,6 +28,19 @@ def array(rng: np.random.Generator, et: str, shape, low=-100, high=100) -> np.nd
     return rng.integers(lo, hi + 1, shape).astype(np.int64).astype(t.dtype)
 
 
+def blur_dim(rng: np.random.Generator, d: int):
+    """A dimension of length d as a partial-shape item: static, dynamic (-1), or an interval around d
+    (bounded, or unbounded above)."""
+    r = rng.random()
+    if r < 0.4:
+        return d
+    if r < 0.6:
+        return -1
+    if r < 0.85:
+        return (max(d - int(rng.integers(0, 3)), 0), d + int(rng.integers(0, 6)))
+    return (max(d - int(rng.integers(0, 3)), 0), None)
+
+
 def loosen(rng: np.random.Generator, shape, p_dyn=0.3, p_interval=0.3) -> PartialShape:
     """A partial shape that contains `shape`: some dims dynamic, some intervals around the value."""
     dims = []

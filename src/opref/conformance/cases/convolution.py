@@ -9,6 +9,7 @@ import numpy as np
 
 from ...types import element_type
 from . import Case, ShapeCase, info
+from ._gen import blur_dim
 
 CONV, GROUP = "Convolution-1", "GroupConvolution-1"
 MODES = ("explicit", "valid", "same_upper", "same_lower")
@@ -183,18 +184,6 @@ def cases():
 NEGATIVE_PADS = "the spec allows pads >= 0; OpenVINO takes negative explicit pads and returns odd shapes"
 
 
-def _blur(rng, d: int):
-    """A dimension of length d as a partial-shape item: static, dynamic, or an interval around d."""
-    r = rng.random()
-    if r < 0.4:
-        return d
-    if r < 0.6:
-        return -1
-    if r < 0.85:
-        return (max(d - int(rng.integers(0, 3)), 0), d + int(rng.integers(0, 6)))
-    return (max(d - int(rng.integers(0, 3)), 0), None)
-
-
 def _shape_case(rng, op: str, i: int) -> ShapeCase:
     n = 1 + i % 3
     kernel, sizes, attrs = _sample_attrs(rng, n)
@@ -229,8 +218,8 @@ def _shape_case(rng, op: str, i: int) -> ShapeCase:
     elif r < 0.21:
         attrs["pads_begin"], attrs["pads_end"], attrs["dilations"] = [], [], []
         tag = "_empty"
-    xs = None if rng.random() < 0.1 else [_blur(rng, d) for d in x]
-    ws = None if rng.random() < 0.1 else [_blur(rng, d) for d in w]
+    xs = None if rng.random() < 0.1 else [blur_dim(rng, d) for d in x]
+    ws = None if rng.random() < 0.1 else [blur_dim(rng, d) for d in w]
     return ShapeCase(op, f"p{i:03d}_{n}d_{attrs['auto_pad']}{tag}", (info("f32", xs), info("f32", ws)), attrs)
 
 

@@ -13,7 +13,7 @@ from ...opset.pooling import pool_output_dims
 from ...shapes import PartialShape
 from ...types import element_type, element_type_of
 from . import Case, ShapeCase, info
-from ._gen import array, rng_for
+from ._gen import array, blur_dim, rng_for
 
 MAX_OPS = ("MaxPool-1", "MaxPool-8", "MaxPool-14")
 AVG_OPS = ("AvgPool-1", "AvgPool-14", "AvgPool-16")
@@ -283,17 +283,6 @@ def cases():
 
 
 # --- shape cases -----------------------------------------------------------------------------------
-def _blur(rng, d):
-    r = rng.random()
-    if r < 0.4:
-        return d
-    if r < 0.6:
-        return -1
-    if r < 0.85:
-        return (max(d - int(rng.integers(0, 3)), 0), d + int(rng.integers(0, 6)))
-    return (max(d - int(rng.integers(0, 3)), 0), None)
-
-
 def _pool_shape_cases(rng, op):
     out = []
     for i in range(130):
@@ -311,7 +300,7 @@ def _pool_shape_cases(rng, op):
         elif r < 0.10:
             attrs["pads_begin"], attrs["pads_end"] = [], []
             tag = "_nopads"
-        xs = None if rng.random() < 0.08 else [_blur(rng, d) for d in shape]
+        xs = None if rng.random() < 0.08 else [blur_dim(rng, d) for d in shape]
         out.append(ShapeCase(op, f"p{i:03d}_{n}d_{attrs['auto_pad']}_{attrs['rounding_type']}{tag}",
                              (info("f32", xs),), attrs))
     a = lambda n, **kw: _attrs(op, n, **kw)
@@ -361,10 +350,10 @@ def _adaptive_shape_cases(rng, op):
         n = 1 + i % 3
         shape = [int(rng.integers(1, 4)), int(rng.integers(1, 5))] + [int(rng.integers(1, 9)) for _ in range(n)]
         osz = [int(rng.integers(1, 9)) for _ in range(n)]
-        xs = None if rng.random() < 0.08 else [_blur(rng, d) for d in shape]
+        xs = None if rng.random() < 0.08 else [blur_dim(rng, d) for d in shape]
         et = ("i32", "i64")[i % 2]
         known = rng.random() < 0.7
-        os_info = info(et, [n], np.array(osz, element_type(et).dtype)) if known else info(et, [_blur(rng, n)])
+        os_info = info(et, [n], np.array(osz, element_type(et).dtype)) if known else info(et, [blur_dim(rng, n)])
         attrs = {"index_element_type": ("i64", "i32")[(i // 2) % 2]} if op == "AdaptiveMaxPool-8" else {}
         out.append(ShapeCase(op, f"p{i:03d}_{n}d{'_known' if known else ''}", (info("f32", xs), os_info), attrs))
     edges = [

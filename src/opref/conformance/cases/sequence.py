@@ -119,8 +119,8 @@ def _sequences(op):
         steps = np.arange(t)[None, :] < inputs[1 + n_states].astype(np.int64)[:, None]     # [N, T] within length
         lengths = inputs[1 + n_states].astype(np.int64)
         nan_at = np.isnan(x.astype(np.float64)).any(axis=2) & steps
-        last = np.where(np.arange(t)[None, :] == (lengths - 1)[:, None], True, False) if direction == "forward" \
-            else np.arange(t)[None, :] == 0 if direction == "reverse" else np.zeros((n, t), bool)
+        last = (np.arange(t)[None, :] == (lengths - 1)[:, None] if direction == "forward"   # the last step read
+                else np.arange(t)[None, :] == 0 if direction == "reverse" else np.zeros((n, t), bool))
         out.append(_case(op, f"{i}_{et}_{direction}_{len_et}_n{n}t{t}i{inp}h{h}{edge}", inputs, attrs, floats,
                          nan_used=bool(nan_at.any()), nan_carried=bool((nan_at & ~last).any())))
     return out

@@ -134,8 +134,9 @@ def string_tensor_unpack(data):
     flat = np.asarray(data, dtype=np.str_).reshape(-1)
     width = max(flat.dtype.itemsize // 4, 1)
     codes = flat.astype(f"U{width}").view(np.uint32).reshape(flat.size, width)
-    ends = np.cumsum(_utf8_lengths(codes).sum(axis=1), dtype=np.int64)
-    begins = ends - _utf8_lengths(codes).sum(axis=1)
+    lengths = _utf8_lengths(codes).sum(axis=1)
+    ends = np.cumsum(lengths, dtype=np.int64)
+    begins = ends - lengths
     symbols = np.frombuffer("".join(flat.tolist()).encode("utf-8", "surrogateescape"), dtype=np.uint8)
     return (begins.astype(np.int32).reshape(data.shape), ends.astype(np.int32).reshape(data.shape), symbols.copy())
 
