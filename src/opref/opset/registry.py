@@ -65,10 +65,10 @@ def _category_modules():
     # Explicit list: adding a category is one line here.
     from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
                    generation, image, infrastructure, logical, matrix, movement, normalization, pooling,
-                   quantization, reduction, sequence, shape, sort, subgraph, tf)
+                   quantization, reduction, sequence, shape, sort, subgraph, tf, signal, embedding, detection)
     return (infrastructure, subgraph, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
-            sort, sequence, tf)
+            sort, sequence, signal, embedding, detection, tf)
 
 
 @functools.cache

@@ -60,10 +60,10 @@ def info(element_type: str, shape, value=None) -> TensorInfo:
 def _modules():
     from . import (activation, infrastructure, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
                    generation, image, logical, matrix, movement, normalization, pooling, quantization, reduction,
-                   sequence, shape, sort, tf)
+                   sequence, shape, sort, tf, signal, embedding, detection)
     return (infrastructure, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
-            sort, sequence, tf)
+            sort, sequence, signal, embedding, detection, tf)
 
 
 @functools.cache

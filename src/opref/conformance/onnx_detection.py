@@ -1,0 +1,4 @@
+"""ONNX equivalents: detection ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""ONNX equivalents: embedding ops."""
+from __future__ import annotations
+
+EXPORTS = {}

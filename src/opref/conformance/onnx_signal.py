@@ -1,0 +1,4 @@
+"""ONNX equivalents: signal ops."""
+from __future__ import annotations
+
+EXPORTS = {}

@@ -1,0 +1,4 @@
+"""Schemas and shape rules: the detection ops."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,4 @@
+"""Schemas and shape rules: the signal ops."""
+from __future__ import annotations
+
+OPS = ()

@@ -1,0 +1,4 @@
+"""NumPy reference kernels: the embedding ops."""
+from __future__ import annotations
+
+KERNELS = {}
