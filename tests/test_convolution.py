@@ -228,8 +228,8 @@ def _direct(case) -> np.ndarray:
 def test_values_against_openvino(case):
     (got,) = opref.run_op(case.op, case.inputs, case.attrs)
     if case.openvino is not None:
-        # OpenVINO's CPU plugin is known wrong here (the reason says how; test_marked_cases_disagree
-        # keeps the marks honest): opref must equal the exact direct sums instead.
+        # OpenVINO's CPU plugin is known wrong here, or right only on some machines (the reason says how;
+        # test_marked_cases_disagree keeps the former marks honest): opref must equal the exact direct sums.
         ov_run(case.op, case.inputs, case.attrs)           # still runs
         _check_direct(case, got)
         return
@@ -238,8 +238,9 @@ def test_values_against_openvino(case):
 
 
 def test_marked_cases_disagree_with_openvino():
-    """Every mark but the nondeterministic one (uninitialized memory) is a real disagreement."""
-    marked = [c for c in VALUE_CASES if c.openvino is not None]
+    """Every mark but the nondeterministic one (uninitialized memory) is a real disagreement; cases routed to
+    the direct sums because OpenVINO's answer depends on the machine (oracle "spec") claim nothing."""
+    marked = [c for c in VALUE_CASES if c.openvino is not None and c.oracle == "openvino"]
     assert len(marked) >= 10
     for case in marked:
         if case.openvino == conv_cases.EMPTY_KERNEL:

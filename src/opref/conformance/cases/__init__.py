@@ -32,6 +32,9 @@ class Case:
     # elements (NaN/inf edge values): there the comparison is skipped, and the test asserts that such
     # elements still exist (a fixed oracle makes the mark stale and fails); all else is compared as usual.
     nan_differs: dict = field(default_factory=dict)
+    # Departures an oracle makes only on some machines (names in conformance/departures.py): the oracle's
+    # answer may equal the spec's or exactly the named departure's, never anything else.
+    departures: tuple = ()
 
     @property
     def name(self) -> str:

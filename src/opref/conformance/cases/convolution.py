@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 
-from ...types import element_type
+from ...types import element_type, element_type_of
 from . import Case, ShapeCase, info
 from ._gen import blur_dim
 
@@ -24,6 +24,9 @@ U64_AS_I32 = "OpenVINO's CPU plugin computes u64 as i32: sums beyond 2^31 wrap a
 F64_AS_F32 = "OpenVINO's CPU plugin computes f64 in f32: f64-only precision is lost"
 EMPTY_KERNEL = ("OpenVINO's CPU plugin returns uninitialized memory for a zero-length kernel axis; the sums "
                 "are empty, so 0")
+SIGNED_SMALL_INT_ISA = ("OpenVINO's CPU plugin picks its i8/i4 convolution kernel by instruction set, and without "
+                       "AVX-512 (seen on an AVX2-only AMD EPYC) it gives wrong sums for signed i8 and i4 data (all "
+                       "20 elements of s166_2d_i8_valid); checked against exact direct sums on every machine")
 SATURATES = ("OpenVINO's CPU plugin saturates integer sums that overflow the type (it computes in f32); "
              "opref wraps, as integer arithmetic in the type does")
 
@@ -176,8 +179,16 @@ def cases():
     for op in (CONV, GROUP):
         out += _edges(rng, op)
         out += _sampled(rng, op, 240)
-    return [dataclasses.replace(c, openvino=OPENVINO_WRONG[c.name]) if c.name in OPENVINO_WRONG else c
-            for c in out]
+    return [_route(c) for c in out]
+
+
+def _route(case: Case) -> Case:
+    """Known-wrong cases keep their mark (asserted to still disagree); machine-dependent ones go to the direct sums."""
+    if case.name in OPENVINO_WRONG:
+        return dataclasses.replace(case, openvino=OPENVINO_WRONG[case.name])
+    if case.error is None and case.openvino is None and element_type_of(case.inputs[0]) in ("i8", "i4"):
+        return dataclasses.replace(case, openvino=SIGNED_SMALL_INT_ISA, oracle="spec")
+    return case
 
 
 # --- shape cases -----------------------------------------------------------------------------------
