@@ -57,16 +57,16 @@ def test_normalize_l2_by_hand():
 
 
 def _lrn_by_definition(x, axes, alpha, beta, bias, size):
-    """The spec's formula with an explicit loop over the region's offsets."""
+    """The spec's formula element by element: for each output element, the sum of squares over its region
+    [max(0, i - (size - 1) / 2), min(dim - 1, i + (size - 1) / 2)] along every axis in `axes` (integer
+    division, as the spec writes it), taken as one slice of the input (no shifted copies, unlike the kernel)."""
     x64 = x.astype(np.float64)
-    sq = x64 * x64
-    half = (size - 1) // 2
-    for a in axes:
-        pad = [(0, 0)] * x.ndim
-        pad[a] = (half, half)
-        p = np.pad(sq, pad)
-        sq = sum(np.take(p, np.arange(x.shape[a]) + k, axis=a) for k in range(2 * half + 1))
-    return x64 / (bias + alpha / size ** len(axes) * sq) ** beta
+    out = np.empty_like(x64)
+    for index in np.ndindex(*x.shape):
+        region = tuple(slice(max(0, i - (size - 1) // 2), min(d - 1, i + (size - 1) // 2) + 1) if a in axes
+                       else slice(i, i + 1) for a, (i, d) in enumerate(zip(index, x.shape)))
+        out[index] = x64[index] / (bias + alpha / size ** len(axes) * np.sum(x64[region] ** 2)) ** beta
+    return out
 
 
 @pytest.mark.parametrize("bias", [0.5, 1.5, 0.25])
