@@ -10,6 +10,7 @@ import numpy as np
 import openvino as ov
 
 import opref
+from opref.conformance.backends import from_ov, to_ov  # noqa: F401 -- raw-byte tensors, shared with the backend
 from opref.ir_xml.writer import op_model
 from opref.shapes import TensorInfo
 from opref.types import element_type, element_type_of, pack, unpack
@@ -21,24 +22,6 @@ CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 def _read(op, infos, attrs):
     xml, weights = op_model(op, infos, attrs)
     return _CORE.read_model(model=xml, weights=ov.Tensor(np.frombuffer(weights or b"\0", np.uint8)))
-
-
-def to_ov(x: np.ndarray) -> ov.Tensor:
-    et = element_type(x)
-    if et.name == "string":
-        return ov.Tensor(np.asarray(x, dtype=str))
-    raw = np.frombuffer(pack(x, et), np.uint8).copy()
-    return ov.Tensor(raw, list(x.shape), getattr(ov.Type, et.name))
-
-
-def from_ov(t: ov.Tensor) -> np.ndarray:
-    name = t.get_element_type().get_type_name()
-    if name == "string":
-        return np.asarray(t.str_data)
-    shape = tuple(t.get_shape())
-    count = int(np.prod(shape, dtype=np.int64))
-    raw = np.ascontiguousarray(t.data).reshape(-1).view(np.uint8)[:t.byte_size].tobytes() if count else b""
-    return np.array(unpack(raw, name, count)).reshape(shape)
 
 
 def ov_infer(op, inputs, attrs=None) -> list[tuple[str, str]]:

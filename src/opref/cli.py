@@ -147,6 +147,8 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--category")
     o.add_argument("--domain")
     o.set_defaults(fn=cmd_ops)
+    from .conformance import commands as conformance_commands
+    conformance_commands.add_parser(sub)      # conformance generate | extract | run | report
     return p
 
 
