@@ -69,6 +69,30 @@ def ov_evaluate(op, inputs, attrs=None):
     return [from_ov(t) for t in outs]
 
 
+def spec_run(op, inputs, attrs=None):
+    """A NumPy transcription of the op's spec (tests/spec_oracles.py): for cases where OpenVINO has
+    no faithful route (the CPU plugin crashes or is wrong, and there is no reference `evaluate`)."""
+    from opref.opset.schema import as_keywords
+    from spec_oracles import SPEC
+    return SPEC[op](*[np.asarray(x) for x in inputs], **as_keywords(opref.get_schema(op).bind_attrs(attrs)))
+
+
+def ov_run_padded(op, inputs, attrs=None):
+    """OpenVINO CPU's outputs for ops whose spec gives an output a static length filled with -1 after
+    the real rows (NonMaxSuppression-1/3/4), where the CPU plugin returns only the real rows: each
+    output cut or padded with -1 to the first-axis length opref's shape rule infers."""
+    schema = opref.get_schema(op)
+    infos = [TensorInfo.of_array(np.asarray(x)) if p.const else TensorInfo(element_type_of(np.asarray(x)),
+                                                                            list(np.shape(x)))
+             for p, x in zip(schema.ports_for(len(inputs)), inputs)]
+    out = []
+    for y, i in zip(ov_run(op, inputs, attrs), opref.infer_op(op, infos, attrs)):
+        rows = i.shape.to_shape()[0]
+        pad = np.full((max(rows - len(y), 0),) + y.shape[1:], -1, y.dtype)
+        out.append(np.concatenate([y[:rows], pad]))
+    return out
+
+
 # --- TensorFlow ------------------------------------------------------------------------------------
 def _tf():
     import tensorflow as tf

@@ -14,7 +14,7 @@ from opref.types import element_type, element_type_of
 from opref.conformance.cases import all_cases, all_shape_cases
 from opref.conformance.compare import EXACT_CATEGORIES, mismatch, without_one_sided_nan
 from opref.conformance.departures import departure_answers
-from oracles import ov_evaluate, ov_infer, ov_run, tf_run
+from oracles import ov_evaluate, ov_infer, ov_run, ov_run_padded, spec_run, tf_run
 
 # The convolution ops have their own oracle module (tests/test_convolution.py: tolerances scaled by
 # the reduction, direct sums where OpenVINO's CPU plugin is wrong); the tf domain is checked against
@@ -64,7 +64,8 @@ def test_values_match_openvino(case):
     # Where the CPU plugin is not faithful (the case says why), it is asked with losslessly widened
     # inputs, or OpenVINO's reference code is asked.
     inputs = [cast(x, case.oracle_cast.get(i)) for i, x in enumerate(case.inputs)]
-    oracle = {"openvino": ov_run, "reference": ov_evaluate, "tensorflow": tf_run}[case.oracle]
+    oracle = {"openvino": ov_run, "reference": ov_evaluate, "tensorflow": tf_run, "spec": spec_run,
+              "openvino_padded": ov_run_padded}[case.oracle]
     got = oracle(case.op, inputs, case.attrs)
     if case.oracle_cast.get(0) == "codes":   # data moved as codes: 1 + index into its distinct values
         values = np.concatenate([np.zeros(1, case.inputs[0].dtype), np.unique(case.inputs[0])])

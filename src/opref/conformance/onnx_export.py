@@ -42,10 +42,10 @@ def onnx_model(op: OnnxOp):
 
 def _exports():
     from . import (onnx_activation, onnx_arithmetic, onnx_attention, onnx_bitwise, onnx_comparison, onnx_condition,
-                   onnx_conversion, onnx_convolution, onnx_generation, onnx_image, onnx_logical, onnx_matrix,
+                   onnx_conversion, onnx_convolution, onnx_convolution_backprop, onnx_convolution_deformable, onnx_generation, onnx_image, onnx_logical, onnx_matrix,
                    onnx_movement, onnx_normalization, onnx_pooling, onnx_quantization, onnx_reduction,
                    onnx_sequence, onnx_shape, onnx_sort, onnx_signal, onnx_embedding, onnx_detection)
-    modules = (onnx_movement, onnx_convolution, onnx_shape, onnx_arithmetic, onnx_activation, onnx_conversion,
+    modules = (onnx_movement, onnx_convolution, onnx_convolution_backprop, onnx_convolution_deformable, onnx_shape, onnx_arithmetic, onnx_activation, onnx_conversion,
                onnx_comparison, onnx_logical, onnx_bitwise, onnx_condition, onnx_reduction, onnx_generation,
                onnx_pooling, onnx_normalization, onnx_image, onnx_matrix, onnx_attention, onnx_quantization,
                onnx_sort, onnx_sequence, onnx_signal, onnx_embedding, onnx_detection)

@@ -1,4 +1,4 @@
-"""ONNX equivalents: image ops. Interpolate is ONNX Resize (opset 13, full-rank sizes) for the modes both
+"""ONNX equivalents: image ops. GridSample is ONNX GridSample-20. Interpolate is ONNX Resize (opset 13, full-rank sizes) for the modes both
 define the same way: nearest (not OpenVINO's `simple` rounding), linear_onnx as ONNX linear, cubic
 with edge clamping (exclude_outside=0); OpenVINO's triangle-filter `linear`, the tf_half_pixel_for_nn
 transform and padding have no equivalent. Only sizes mode is exported: ONNX computes the output
@@ -69,4 +69,19 @@ def _interpolate_1(inputs, attrs):
     return _resize(x, axes, sizes, mode, coord, "simple", -0.75)
 
 
-EXPORTS = {"Interpolate-1": _interpolate_1, "Interpolate-4": _interpolate_4, "Interpolate-11": _interpolate_11}
+def _grid_sample(inputs, attrs):
+    """ONNX GridSample-20 (modes linear/cubic/nearest; the same cubic A = -0.75 and half-to-even nearest
+    rounding). onnxruntime runs float32 and float64 with one type for data and grid: narrower floats are
+    widened; integral data only for nearest, where no arithmetic touches the values."""
+    data, grid = (np.asarray(a) for a in inputs)
+    if data.dtype.kind in "iu" and attrs["mode"] != "nearest":
+        return None
+    ft = np.float64 if np.float64 in (data.dtype, grid.dtype) else np.float32
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(attrs["mode"], attrs["mode"])
+    return OnnxOp("GridSample", [data.astype(ft), grid.astype(ft)],
+                  {"mode": mode, "padding_mode": attrs["padding_mode"], "align_corners": int(attrs["align_corners"])},
+                  opset=20, output_types=[ft])
+
+
+EXPORTS = {"Interpolate-1": _interpolate_1, "Interpolate-4": _interpolate_4, "Interpolate-11": _interpolate_11,
+           "GridSample-9": _grid_sample}

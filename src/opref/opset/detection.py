@@ -1,4 +1,7 @@
 """Schemas and shape rules: the detection ops."""
 from __future__ import annotations
 
-OPS = ()
+from .detection_nms import OPS as _NMS
+from .detection_roi import OPS as _ROI
+
+OPS = (*_NMS, *_ROI)

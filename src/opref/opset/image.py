@@ -1,4 +1,5 @@
-"""Image ops: Interpolate-1/4/11 (schemas and shape rules).
+"""Image ops: Interpolate-1/4/11, GridSample-9, the colour conversions NV12toRGB/NV12toBGR/
+I420toRGB/I420toBGR-8 and RGBtoNV12/BGRtoNV12-17 (schemas and shape rules).
 
 Shape rules follow OpenVINO's interpolate_shape_inference.hpp: padding is added to every
 dimension (v4/v11), then the dims on `axes` are replaced by the sizes, or scaled by the scales
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..shapes import Dimension, PartialShape
-from ..types import FLOAT
+from ..types import FLOAT, NUMERIC_BYTES
 from .helpers import check, ints_of
 from .movement import T_INT
 from .schema import BOOL, FLOAT as FLOAT_ATTR, INTS, STRING, Attr, OpSchema, Port
@@ -214,4 +215,183 @@ INTERPOLATE_1 = OpSchema(
     doc="Resizes the `axes` of an image to target_spatial_shape (nearest, linear or cubic).",
 )
 
-OPS = (INTERPOLATE_1, INTERPOLATE_4, INTERPOLATE_11)
+
+# --- GridSample-9 ----------------------------------------------------------------------------------
+GRID_MODES = ("bilinear", "bicubic", "nearest")
+GRID_PADDING = ("zeros", "border", "reflection")
+
+
+def grid_sample_shape(data, grid, *, align_corners, mode, padding_mode):
+    """[N, C, H_out, W_out] from data [N, C, H, W] and grid [N, H_out, W_out, 2]; N merges both."""
+    op = "GridSample-9"
+    d, g = data.shape, grid.shape
+    check(not d.rank_is_static or len(d) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got shape {d}")
+    check(not g.rank_is_static or len(g) == 4, op, f"input 'grid' must be 4-D [N, H_out, W_out, 2], got shape {g}")
+    n, c, h, w = (Dimension(),) * 4
+    if d.rank_is_static:
+        n, c = d[0], d[1]
+    if g.rank_is_static:
+        check(g[3].compatible(2), op, f"the last dimension of 'grid' must be 2, got {g[3]}")
+        merged = n.merge(g[0])
+        check(merged is not None, op, f"batch of 'data' ({n}) and of 'grid' ({g[0]}) must match")
+        n, h, w = merged, g[1], g[2]
+    return PartialShape([n, c, h, w])
+
+
+GRID_SAMPLE_9 = OpSchema(
+    "GridSample", 9, category="image",
+    inputs=(Port("data", "T", doc="the image, NCHW"),
+            Port("grid", "T1", doc="[N, H_out, W_out, 2] sampling points: (x, y) normalized to [-1, 1]")),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("align_corners", BOOL, False,
+                     doc="-1 and 1 are the centres (true) or the outer edges (false) of the border pixels"),
+                Attr("mode", STRING, "bilinear", allowed=GRID_MODES, doc="interpolation method"),
+                Attr("padding_mode", STRING, "zeros", allowed=GRID_PADDING,
+                     doc="what taps outside the image read: zeros, the nearest border pixel, or the "
+                         "pixel reflected back into the image")),
+    # the spec allows any T; opref takes the numeric types of at least a byte (interpolating boolean,
+    # string or packed sub-byte data has no meaning)
+    type_constraints={"T": NUMERIC_BYTES, "T1": FLOAT},
+    shape=grid_sample_shape,
+    doc="Samples an NCHW image at normalized (x, y) points of a grid by bilinear, bicubic or nearest "
+        "interpolation, with zeros, border or reflection padding.",
+)
+
+
+# --- NV12/I420 to RGB/BGR-8 -----------------------------------------------------------------------
+# NHWC images. One input: a single plane [N, 3H/2, W, 1] (the Y rows, then the chroma rows); or
+# separate planes: Y [N, H, W, 1] and UV [N, H/2, W/2, 2] (NV12), or U and V [N, H/2, W/2, 1] each (I420).
+# The shape rules are OpenVINO's: the image height of a single plane is (3H/2 * 2) / 3 by interval
+# division, and a static height or width must be even (intervals are taken as they are).
+T_COLOR = ("u8",) + FLOAT
+
+
+def _even(op, what, d: Dimension):
+    check(not d.is_static or d.lo % 2 == 0, op, f"the image {what} must be even, got {d}")
+
+
+def _single_plane(op, y):
+    shape = y.shape
+    if not shape.rank_is_static:
+        return PartialShape([Dimension()] * 3 + [Dimension(3, 3)])
+    check(len(shape) == 4, op, f"input 'y' must be 4-D [N, H, W, C] (NHWC), got shape {shape}")
+    n, h, w, c = shape
+    check(c.compatible(1), op, f"a single-plane image has 1 channel, got {c} (input 'y')")
+    image_h = (h * 2).divide(3)
+    check(image_h is not None, op, f"the height {h} of a single-plane image must be 3/2 of an image height "
+          f"(a multiple of 3)")
+    _even(op, "height", image_h)
+    _even(op, "width", w)
+    return PartialShape([n, image_h, w, Dimension(3, 3)])
+
+
+def _planes(op, y, chroma, name, channels):
+    """Y [N, H, W, 1] and a chroma plane [N, H/2, W/2, channels] (`chroma` a PartialShape)."""
+    out = [Dimension()] * 3
+    if y.shape.rank_is_static:
+        check(len(y.shape) == 4, op, f"input 'y' must be 4-D [N, H, W, 1] (NHWC), got shape {y.shape}")
+        n, h, w, c = y.shape
+        check(c.compatible(1), op, f"the Y plane has 1 channel, got {c}")
+        _even(op, "height", h)
+        _even(op, "width", w)
+        out = [n, h, w]
+    if chroma.rank_is_static:
+        check(len(chroma) == 4, op, f"input {name!r} must be 4-D [N, H/2, W/2, {channels}] (NHWC), got shape "
+              f"{chroma}")
+        n, h, w, c = chroma
+        check(c.compatible(channels), op, f"the {name} plane has {channels} channel(s), got {c}")
+        for k, (d, what) in enumerate(zip((n, h * 2, w * 2), ("batch", "height", "width"))):
+            merged = out[k].merge(d)
+            check(merged is not None, op, f"the {name} plane's {what} ({chroma[k]}) does not match the Y plane's "
+                  f"({out[k]}{', halved' if k else ''})")
+            out[k] = merged
+    return PartialShape(out + [Dimension(3, 3)])
+
+
+def _nv12_shape(op):
+    def nv12_shape(y, uv=None):
+        return _single_plane(op, y) if uv is None else _planes(op, y, uv.shape, "uv", 2)
+    return nv12_shape
+
+
+def _i420_shape(op):
+    def i420_shape(y, u=None, v=None):
+        if u is None and v is None:
+            return _single_plane(op, y)
+        check(u is not None and v is not None, op, "expected 1 input (a single plane) or 3 (Y, U and V planes)")
+        uv = u.shape.merge(v.shape)
+        check(uv is not None, op, f"the U plane {u.shape} and the V plane {v.shape} must have the same shape")
+        return _planes(op, y, uv, "u/v", 1)
+    return i420_shape
+
+
+def _color_schema(name, planes, order):
+    op = f"{name}-8"
+    if planes == "NV12":
+        inputs = (Port("y", "T", doc="the Y plane [N, H, W, 1], or the single plane [N, 3H/2, W, 1]"),
+                  Port("uv", "T", optional=True, doc="the interleaved UV plane [N, H/2, W/2, 2]"))
+        shape = _nv12_shape(op)
+    else:
+        inputs = (Port("y", "T", doc="the Y plane [N, H, W, 1], or the single plane [N, 3H/2, W, 1]"),
+                  Port("u", "T", optional=True, doc="the U plane [N, H/2, W/2, 1]"),
+                  Port("v", "T", optional=True, doc="the V plane [N, H/2, W/2, 1]"))
+        shape = _i420_shape(op)
+    return OpSchema(name, 8, category="image", inputs=inputs,
+                    outputs=(Port("output", "T", doc=f"[N, H, W, 3], channels {order}"),),
+                    type_constraints={"T": T_COLOR}, shape=shape,
+                    doc=f"Converts a {planes} (YUV 4:2:0) image to {order}: R = 1.164 (Y - 16) + 1.596 (V - 128), "
+                        f"G = 1.164 (Y - 16) - 0.813 (V - 128) - 0.391 (U - 128), B = 1.164 (Y - 16) + "
+                        f"2.018 (U - 128), clipped to [0, 255].")
+
+
+NV12_TO_RGB_8 = _color_schema("NV12toRGB", "NV12", "R, G, B")
+NV12_TO_BGR_8 = _color_schema("NV12toBGR", "NV12", "B, G, R")
+I420_TO_RGB_8 = _color_schema("I420toRGB", "I420", "R, G, B")
+I420_TO_BGR_8 = _color_schema("I420toBGR", "I420", "B, G, R")
+
+
+# --- RGB/BGR to NV12-17 ----------------------------------------------------------------------------
+def _to_nv12_shape(op):
+    def to_nv12_shape(image, *, single_plane):
+        """[N, H, W, 3] -> single plane [N, 3H/2, W, 1], or Y [N, H, W, 1] and UV [N, H/2, W/2, 2]."""
+        shape = image.shape
+        if not shape.rank_is_static:
+            if single_plane:
+                return PartialShape([Dimension()] * 3 + [Dimension(1, 1)])
+            return [PartialShape([Dimension()] * 3 + [Dimension(1, 1)]),
+                    PartialShape([Dimension()] * 3 + [Dimension(2, 2)])]
+        check(len(shape) == 4, op, f"input 'image' must be 4-D [N, H, W, 3] (NHWC), got shape {shape}")
+        n, h, w, c = shape
+        check(c.compatible(3), op, f"the image has 3 channels, got {c}")
+        _even(op, "height", h)
+        _even(op, "width", w)
+        if single_plane:
+            return PartialShape([n, (h * 3).divide(2), w, Dimension(1, 1)])
+        return [PartialShape([n, h, w, Dimension(1, 1)]),
+                PartialShape([n, h.divide(2), w.divide(2), Dimension(2, 2)])]
+    return to_nv12_shape
+
+
+# OpenVINO refuses f8 images here ("u8 or floating-point precision, got f8e4m3"), where NV12toRGB takes them
+T_TO_NV12 = ("u8", "f64", "f32", "f16", "bf16")
+
+
+def _to_nv12_schema(name, order):
+    return OpSchema(
+        name, 17, category="image",
+        inputs=(Port("image", "T", doc=f"[N, H, W, 3], channels {order}; H and W even"),),
+        outputs=(Port("output", "T", variadic=True,
+                      doc="single plane [N, 3H/2, W, 1]; or the Y plane [N, H, W, 1] and the UV plane "
+                          "[N, H/2, W/2, 2]"),),
+        attributes=(Attr("single_plane", BOOL, True, doc="one NV12 tensor (true) or separate Y and UV planes"),),
+        type_constraints={"T": T_TO_NV12}, shape=_to_nv12_shape(f"{name}-17"),
+        doc=f"Converts an {order} image to NV12: Y = 0.257 R + 0.504 G + 0.098 B + 16, U = -0.148 R - 0.291 G + "
+            f"0.439 B + 128, V = 0.439 R - 0.368 G - 0.071 B + 128 per pixel, clipped to [0, 255]; U and V "
+            f"averaged over each 2x2 block (as OpenVINO's reference does; the spec does not say).")
+
+
+RGB_TO_NV12_17 = _to_nv12_schema("RGBtoNV12", "R, G, B")
+BGR_TO_NV12_17 = _to_nv12_schema("BGRtoNV12", "B, G, R")
+
+OPS = (INTERPOLATE_1, INTERPOLATE_4, INTERPOLATE_11, GRID_SAMPLE_9, NV12_TO_RGB_8, NV12_TO_BGR_8, I420_TO_RGB_8,
+       I420_TO_BGR_8, RGB_TO_NV12_17, BGR_TO_NV12_17)

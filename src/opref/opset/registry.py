@@ -63,10 +63,10 @@ def category_of(entry: OpsetEntry) -> str:
 
 def _category_modules():
     # Explicit list: adding a category is one line here.
-    from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
+    from . import (activation, arithmetic, attention, bitwise, comparison, condition, conversion, convolution, convolution_backprop, convolution_deformable,
                    generation, image, infrastructure, logical, matrix, movement, normalization, pooling,
                    quantization, reduction, sequence, shape, sort, subgraph, tf, signal, embedding, detection)
-    return (infrastructure, subgraph, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
+    return (infrastructure, subgraph, movement, convolution, convolution_backprop, convolution_deformable, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
             sort, sequence, signal, embedding, detection, tf)
 

@@ -26,7 +26,9 @@ class Case:
     exact: bool | None = None          # bit-exact comparison; None: exact for movement/shape ops
     # With `openvino` (why OpenVINO's CPU plugin is not asked as is):
     oracle_cast: dict = field(default_factory=dict)   # port -> lossless widening (f8 data via f32, ...)
-    oracle: str = "openvino"          # or "reference" (OpenVINO's `evaluate`), or "tensorflow"
+    oracle: str = "openvino"          # or "reference" (OpenVINO's `evaluate`), "tensorflow", or "spec" (a NumPy
+                                      # transcription of the spec in the tests, e.g. exact direct sums), or
+                                      # "openvino_padded" (CPU rows cut/padded with -1 to the declared length)
     tolerance: str | None = None                      # compare at this element type's tolerance
     # oracle ("openvino", "onnxruntime") -> why its NaN-ness differs from the spec's answer at some
     # elements (NaN/inf edge values): there the comparison is skipped, and the test asserts that such
@@ -61,10 +63,10 @@ def info(element_type: str, shape, value=None) -> TensorInfo:
 
 
 def _modules():
-    from . import (activation, infrastructure, arithmetic, attention, bitwise, comparison, condition, conversion, convolution,
+    from . import (activation, infrastructure, arithmetic, attention, bitwise, comparison, condition, conversion, convolution, convolution_backprop, convolution_deformable,
                    generation, image, logical, matrix, movement, normalization, pooling, quantization, reduction,
                    sequence, shape, sort, tf, signal, embedding, detection)
-    return (infrastructure, movement, convolution, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
+    return (infrastructure, movement, convolution, convolution_backprop, convolution_deformable, shape, arithmetic, activation, conversion, comparison, logical, bitwise,
             condition, reduction, generation, pooling, normalization, image, matrix, attention, quantization,
             sort, sequence, signal, embedding, detection, tf)
 

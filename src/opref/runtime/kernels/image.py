@@ -1,4 +1,4 @@
-"""Image kernels: Interpolate-1/4/11.
+"""Image kernels: Interpolate-1/4/11, GridSample-9, NV12/I420 to RGB/BGR, RGB/BGR to NV12.
 
 Every mode is separable: each resized axis has, per output position, a few source indices and
 weights (nearest: one, linear_onnx: two, cubic: four, linear: a triangle window), applied one axis
@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 
+from ...errors import InputError
 from ...opset.image import _pads, scale_dim
 from ...shapes import Dimension
 
@@ -187,4 +188,192 @@ def interpolate_1(image, target_spatial_shape, *, axes, mode, align_corners, ant
     return _interpolate(image, ordered, target_spatial_shape, None, attrs)
 
 
-KERNELS = {"Interpolate-1": interpolate_1, "Interpolate-4": interpolate_4, "Interpolate-11": interpolate_11}
+# --- GridSample-9 ----------------------------------------------------------------------------------
+# Each output point reads a few taps per axis (nearest: 1, bilinear: 2, bicubic: 4) at computed
+# indices; padding_mode maps every tap index into the image (or marks it as a zero), and the taps
+# are gathered for all points at once. Arithmetic is float32 (float64 when data or grid is f64), in
+# the order of OpenVINO's reference: bilinear blends along x, then along y; bicubic takes
+# ONNX Resize's cubic coefficients with A = -0.75, rows first.
+
+def _cubic_weights(t, a=-0.75):
+    """Weights of the taps at -1, 0, 1, 2 around floor(x) for the fraction t."""
+    a = t.dtype.type(a)
+    u, v, w = t + 1, 1 - t, 2 - t
+    return [((a * u - 5 * a) * u + 8 * a) * u - 4 * a, ((a + 2) * t - (a + 3)) * t * t + 1,
+            ((a + 2) * v - (a + 3)) * v * v + 1, ((a * w - 5 * a) * w + 8 * a) * w - 4 * a]
+
+
+def _grid_taps(i, size, padding_mode, align_corners):
+    """(index into the image, in bounds) for integer tap positions i along an axis of `size` pixels."""
+    if padding_mode == "zeros":
+        inside = (i >= 0) & (i < size)
+        return np.clip(i, 0, max(size - 1, 0)), inside
+    if padding_mode == "border":
+        return np.clip(i, 0, size - 1), None
+    if align_corners:      # reflect about the centres of the border pixels: period 2 * (size - 1)
+        period = 1 if size == 1 else 2 * (size - 1)
+        r = np.abs(i) % period
+        return np.where(r >= size, period - r, r), None
+    period = 2 * size      # reflect about the outer edges of the border pixels
+    r = i % period
+    return np.where(r >= size, period - 1 - r, r), None
+
+
+def grid_sample(data, grid, *, align_corners, mode, padding_mode):
+    n, c, h, w = data.shape
+    _, ho, wo, _ = grid.shape
+    ct = np.float64 if np.float64 in (data.dtype, grid.dtype) else np.float32
+    if data.size == 0 or grid.size == 0 or h * w == 0:
+        if padding_mode != "zeros" and n * c * ho * wo and h * w == 0:
+            raise InputError(f"GridSample-9: padding_mode {padding_mode!r} cannot sample an image of size "
+                             f"{h}x{w}")
+        return np.zeros((n, c, ho, wo), data.dtype)
+    g = grid.astype(ct)
+    one, two = ct(1), ct(2)
+
+    def denormalize(v, size):
+        return (v + one) * (ct(size) - one) / two if align_corners else ((v + one) * ct(size) - one) / two
+
+    y, x = denormalize(g[..., 1], h), denormalize(g[..., 0], w)
+    flat = data.reshape(n, c, h * w)
+    values = flat.astype(ct) if flat.dtype != ct else flat
+
+    def tap(iy, ix):
+        """data at integer positions (iy, ix) of shape [N, H_out, W_out], padded: [N, C, H_out, W_out]."""
+        (ry, oky), (rx, okx) = _grid_taps(iy, h, padding_mode, align_corners), \
+            _grid_taps(ix, w, padding_mode, align_corners)
+        index = (ry * w + rx).reshape(n, 1, ho * wo)
+        v = np.take_along_axis(values, index, axis=2).reshape(n, c, ho, wo)
+        if oky is not None:
+            v = np.where((oky & okx)[:, None], v, ct(0))
+        return v
+
+    if mode == "nearest":     # std::lrint: halves to even
+        out = tap(np.rint(y).astype(np.int64), np.rint(x).astype(np.int64))
+    else:
+        fy, fx = np.floor(y), np.floor(x)
+        dy, dx = (y - fy)[:, None], (x - fx)[:, None]
+        iy, ix = fy.astype(np.int64), fx.astype(np.int64)
+        if mode == "bilinear":
+            q0 = (one - dx) * tap(iy, ix) + dx * tap(iy, ix + 1)
+            q1 = (one - dx) * tap(iy + 1, ix) + dx * tap(iy + 1, ix + 1)
+            out = dy * q1 + (one - dy) * q0
+        else:
+            wy, wx = _cubic_weights(dy), _cubic_weights(dx)
+            out = ct(0)
+            for j in range(4):
+                row = ct(0)
+                for i in range(4):
+                    row = row + wx[i] * tap(iy + (j - 1), ix + (i - 1))
+                out = out + wy[j] * row
+    return _to_type(out, data.dtype)
+
+
+def _to_type(x, dtype):
+    """An interpolated value as the data type: floats rounded to nearest, integers truncated
+    toward zero (C++'s conversion) and saturated to the type's range (NaN as 0)."""
+    if not np.issubdtype(dtype, np.integer):
+        return x.astype(dtype)
+    info = np.iinfo(dtype)
+    t = np.nan_to_num(np.trunc(x.astype(np.float64)), nan=0.0)
+    high, low = t >= float(info.max), t <= float(info.min)
+    out = np.where(high | low, 0.0, t).astype(dtype)
+    out[high], out[low] = info.max, info.min
+    return out
+
+
+# --- NV12/I420 to RGB/BGR-8 -----------------------------------------------------------------------
+# The spec's formulas in float32, in the order OpenVINO's reference writes them (float64 for f64
+# images), clipped to [0, 255]; u8 results rounded half away from zero (std::round, as the reference
+# rounds; the CPU plugin rounds halves to even). Chroma is shared by each 2x2 block of pixels.
+
+def _yuv_to_rgb(y, u, v, bgr):
+    """y [N, H, W], u and v [N, H/2, W/2] -> [N, H, W, 3]."""
+    ct = np.float64 if y.dtype == np.float64 else np.float32
+    up = lambda p: np.repeat(np.repeat(p, 2, axis=1), 2, axis=2)      # noqa: E731
+    c, d, e = y.astype(ct) - ct(16), up(u).astype(ct) - ct(128), up(v).astype(ct) - ct(128)
+    k = lambda x: ct(x)                                                 # noqa: E731
+    r = k(1.164) * c + k(1.596) * e
+    g = k(1.164) * c - k(0.391) * d - k(0.813) * e
+    b = k(1.164) * c + k(2.018) * d
+    out = np.stack([b, g, r] if bgr else [r, g, b], axis=-1)
+    out = np.minimum(np.maximum(out, ct(0)), ct(255))
+    if y.dtype == np.uint8:
+        return _round_half_up(out).astype(np.uint8)
+    return out.astype(y.dtype)
+
+
+def _round_half_up(x):
+    """std::round of non-negative x: to nearest, halves up (x + 0.5 would round 0.49999997 up)."""
+    low = np.floor(x)
+    return np.where(x - low == 0.5, low + 1, np.rint(x))
+
+
+def _single_plane_size(op, y):
+    n, rows, w, _ = y.shape
+    h = rows * 2 // 3
+    if h * 3 != rows * 2 or h % 2 or w % 2:
+        raise InputError(f"{op}: a single-plane image [N, 3H/2, W, 1] needs even H and W, got shape {list(y.shape)}")
+    return n, h, w
+
+
+def _nv12(op, bgr):
+    def nv12_to(y, uv=None):
+        if uv is None:
+            n, h, w = _single_plane_size(op, y)
+            y, uv = y[:, :h], y[:, h:].reshape(n, h // 2, w // 2, 2)
+        return _yuv_to_rgb(y[..., 0], uv[..., 0], uv[..., 1], bgr)
+    return nv12_to
+
+
+def _i420(op, bgr):
+    def i420_to(y, u=None, v=None):
+        if u is None:
+            n, h, w = _single_plane_size(op, y)
+            chroma = y[:, h:].reshape(n, 2, h // 2, w // 2)               # the U plane, then the V plane
+            y, u, v = y[:, :h], chroma[:, 0, ..., None], chroma[:, 1, ..., None]
+        return _yuv_to_rgb(y[..., 0], u[..., 0], v[..., 0], bgr)
+    return i420_to
+
+
+# --- RGB/BGR to NV12-17 ----------------------------------------------------------------------------
+# Per pixel, the spec's Y, U, V (float32; float64 for f64 images) clipped to [0, 255] and taken to the
+# image type (u8: rounded half away from zero). The spec leaves chroma subsampling open: as OpenVINO's
+# reference, U and V of each 2x2 block are the mean of its four pixels' (typed) values, summed row by
+# row, then taken to the image type again.
+
+def _to_nv12(bgr):
+    def to_nv12(image, *, single_plane):
+        dtype = image.dtype
+        ct = np.float64 if dtype == np.float64 else np.float32
+        x = image.astype(ct)
+        r, g, b = (x[..., 2], x[..., 1], x[..., 0]) if bgr else (x[..., 0], x[..., 1], x[..., 2])
+        k = lambda v: ct(v)                                                 # noqa: E731
+
+        def typed(v):
+            v = np.minimum(np.maximum(v, ct(0)), ct(255))
+            return (_round_half_up(v) if dtype == np.uint8 else v).astype(dtype)
+
+        y = typed(k(0.257) * r + k(0.504) * g + k(0.098) * b + k(16))
+        u = typed(k(-0.148) * r - k(0.291) * g + k(0.439) * b + k(128))
+        v = typed(k(0.439) * r - k(0.368) * g - k(0.071) * b + k(128))
+
+        def block_mean(p):
+            p = p.astype(ct)
+            total = ((p[:, 0::2, 0::2] + p[:, 0::2, 1::2]) + p[:, 1::2, 0::2]) + p[:, 1::2, 1::2]
+            mean = total / ct(4)
+            return (_round_half_up(mean) if dtype == np.uint8 else mean).astype(dtype)
+
+        n, h, w = y.shape
+        uv = np.stack([block_mean(u), block_mean(v)], axis=-1)              # [N, H/2, W/2, 2]
+        if single_plane:
+            return np.concatenate([y, uv.reshape(n, h // 2, w)], axis=1)[..., None]
+        return [y[..., None], uv]
+    return to_nv12
+
+
+KERNELS = {"Interpolate-1": interpolate_1, "Interpolate-4": interpolate_4, "Interpolate-11": interpolate_11,
+           "GridSample-9": grid_sample,
+           "NV12toRGB-8": _nv12("NV12toRGB-8", False), "NV12toBGR-8": _nv12("NV12toBGR-8", True),
+           "I420toRGB-8": _i420("I420toRGB-8", False), "I420toBGR-8": _i420("I420toBGR-8", True),
+           "RGBtoNV12-17": _to_nv12(False), "BGRtoNV12-17": _to_nv12(True)}
