@@ -96,10 +96,85 @@ def irdft_9(data, axes, signal_size=None):
     return [y.real.astype(data.dtype)]
 
 
-SPEC = {"DFT-7": dft_7, "IDFT-7": idft_7, "RDFT-9": rdft_9, "IRDFT-9": irdft_9}
+def einsum_7(*operands, equation):
+    """The spec's primitive algorithm: the product of the operands at every combination of label
+    values (a repeated label indexes its operand's diagonal; a dimension of 1 is broadcast), summed
+    over the labels the output does not name, laid out in the output's order. Ellipses become
+    labels of their own, right-aligned over the operands. Integers wrap (int64 sums, cast back)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    subs = lhs.split(",")
+    letters = [c for c in lhs if c.isalpha()]
+    if not arrow:
+        rhs = ("..." if "..." in lhs else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if c not in lhs]
+    covers = [x.ndim - len(sub.replace("...", "")) for x, sub in zip(operands, subs)]
+    e = max([c for c, sub in zip(covers, subs) if "..." in sub], default=0)
+    ell = free[:e]
+    subs = [sub.replace("...", "".join(ell[e - c:])) for sub, c in zip(subs, covers)]
+    rhs = rhs.replace("...", "".join(ell))
+    labels = sorted(set("".join(subs)))
+    size = {lab: max(x.shape[i] for x, sub in zip(operands, subs) for i, c in enumerate(sub) if c == lab)
+            for lab in labels}
+    grid = {lab: np.arange(size[lab]).reshape([-1 if m == lab else 1 for m in labels]) for lab in labels}
+    integral = operands[0].dtype.kind in "iu"
+    acc = np.int64 if integral else np.float64
+    prod = np.ones([size[lab] for lab in labels], acc)
+    for x, sub in zip(operands, subs):
+        idx = tuple(grid[c] if x.shape[i] > 1 else np.zeros_like(grid[c]) for i, c in enumerate(sub))
+        prod = prod * (x.astype(acc)[idx] if sub else x.astype(acc))
+    summed = tuple(i for i, lab in enumerate(labels) if lab not in rhs)
+    y = prod.sum(axis=summed) if summed else prod
+    kept = [lab for lab in labels if lab in rhs]
+    y = np.transpose(y, [kept.index(c) for c in rhs]) if rhs else y
+    return [np.asarray(y).astype(operands[0].dtype)]
+
+
+def inverse_14(input, *, adjoint):
+    """The spec's algorithm: LU decomposition with partial pivoting (the largest magnitude in the column as
+    pivot), forward and backward substitution for each column of the identity, and with adjoint the
+    inverse multiplied by det(U) with one sign flip per row swap. Plain loops over rows, in float64."""
+    a = input.astype(np.float64).reshape((-1,) + input.shape[-2:])
+    n = input.shape[-1]
+    out = np.empty_like(a)
+    for b in range(a.shape[0]):
+        u, perm, sign = a[b].copy(), np.arange(n), 1.0
+        lower = np.eye(n)
+        for c in range(n):
+            p = c + int(np.argmax(np.abs(u[c:, c])))
+            if p != c:
+                u[[c, p]], perm[[c, p]], sign = u[[p, c]], perm[[p, c]], -sign
+                lower[[c, p], :c] = lower[[p, c], :c]
+            for r in range(c + 1, n):
+                lower[r, c] = u[r, c] / u[c, c]
+                u[r] -= lower[r, c] * u[c]
+        inv = np.empty((n, n))
+        for col in range(n):
+            e = (perm == col).astype(np.float64)       # column col of I, rows permuted like A
+            y = np.zeros(n)
+            for r in range(n):
+                y[r] = e[r] - lower[r, :r] @ y[:r]
+            x = np.zeros(n)
+            for r in range(n - 1, -1, -1):
+                x[r] = (y[r] - u[r, r + 1:] @ x[r + 1:]) / u[r, r]
+            inv[:, col] = x
+        out[b] = inv * (sign * np.prod(np.diag(u))) if adjoint else inv
+    return [out.reshape(input.shape).astype(input.dtype)]
+
+
+SPEC = {"Inverse-14": inverse_14, "DFT-7": dft_7, "IDFT-7": idft_7, "RDFT-9": rdft_9, "IRDFT-9": irdft_9, "Einsum-7": einsum_7}
 
 from spec_nms import SPEC as _NMS  # noqa: E402  (NonMaxSuppression family: tests/spec_nms.py)
 SPEC.update(_NMS)
 
 from spec_image import SPEC as _IMAGE  # noqa: E402  (colour conversions: tests/spec_image.py)
 SPEC.update(_IMAGE)
+
+from spec_embedding import SPEC as _EMBEDDING  # noqa: E402  (embedding bags: tests/spec_embedding.py)
+SPEC.update(_EMBEDDING)
+
+from spec_quantization import SPEC as _QUANTIZATION  # noqa: E402  (FakeConvert: tests/spec_quantization.py)
+SPEC.update(_QUANTIZATION)
+
+from spec_multiclass import SPEC as _MULTICLASS  # noqa: E402  (MatrixNms, MulticlassNms: tests/spec_multiclass.py)
+SPEC.update(_MULTICLASS)

@@ -109,14 +109,21 @@ def test_infer_shapes_matches_openvino_on_every_layer(name, shapes):
     xml = model_path(name)
     ours = opref.load(xml).infer_shapes(shapes)
     ov_model = CORE.read_model(str(xml))
+    in_ir = {op.get_friendly_name() for op in ov_model.get_ordered_ops()}
     ov_model.reshape({k: ov.PartialShape(v) for k, v in shapes.items()})
-    compared = 0
-    for op in ov_model.get_ordered_ops():
+    # OpenVINO's reshape (SmartReshape) may insert a shape sub-graph of its own (ShapeOf -> Gather ->
+    # Concat for a Reshape target): those layers are not the IR's and are not asked of opref
+    layers = [op for op in ov_model.get_ordered_ops() if op.get_type_name() != "Result"
+              and op.get_friendly_name() in in_ir]
+    compared, missing = 0, []
+    for op in layers:
         name_ = op.get_friendly_name()
-        if name_ not in ours or op.get_type_name() == "Result":
+        if name_ not in ours:
+            missing.append(f"{name_} ({op.get_type_name()})")
             continue
         theirs = [(str(op.get_output_partial_shape(i)).replace(" ", ""), op.get_output_element_type(i).get_type_name())
                   for i in range(op.get_output_size())]
         assert [(str(i.shape), i.element_type) for i in ours[name_]] == theirs, name_
         compared += 1
-    assert compared >= 10
+    assert not missing, f"{name}: {len(missing)} of OpenVINO's layers have no shapes from opref: {missing[:20]}"
+    assert compared == len(layers) > 0

@@ -4,6 +4,7 @@ the opset table; validation errors name the op and the attribute or port."""
 from __future__ import annotations
 
 import inspect
+import types
 import re
 
 import numpy as np
@@ -53,6 +54,17 @@ def test_case_ids_are_unique():
     assert len(names) == len(set(names))
 
 
+def _code_signature(fn):
+    """The signature the function's code declares, not a `__signature__` built from the schema it is
+    checked against (families.with_signature): a copy of the function without that attribute."""
+    fn = inspect.unwrap(fn)
+    if "__signature__" not in getattr(fn, "__dict__", {}):
+        return inspect.signature(fn)
+    bare = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    bare.__kwdefaults__ = fn.__kwdefaults__
+    return inspect.signature(bare)
+
+
 @pytest.mark.parametrize("schema", [s for s in SCHEMAS if s.versioned_name not in NO_KERNEL],
                          ids=lambda s: s.versioned_name)
 def test_signatures_are_the_schema(schema):
@@ -61,7 +73,12 @@ def test_signatures_are_the_schema(schema):
     attrs = sorted(a.python_name for a in schema.attributes)
     fns = [schema.shape] + ([KERNELS[schema.versioned_name]] if schema.body is None else [schema.body])
     for fn in fns:
-        params = list(inspect.signature(fn).parameters.values())
+        params = list(_code_signature(fn).parameters.values())
+        if any(p.kind is p.VAR_KEYWORD for p in params):  # a family's generic rule: `(a, b, *, auto_broadcast, **_)`
+            named = {p.name for p in params if p.kind is p.KEYWORD_ONLY}
+            assert named <= set(attrs), f"{fn.__qualname__}: keywords {sorted(named - set(attrs))} not in the schema"
+            params = [p for p in params if p.kind is p.POSITIONAL_OR_KEYWORD] + \
+                [inspect.Parameter(a, inspect.Parameter.KEYWORD_ONLY) for a in attrs]
         if fn is schema.body:
             params = params[1:]                                   # the builder
         positional = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .onnx_export import OnnxOp
+from .onnx_export import OnnxOp, Unsupported
 
 
 def _f32(x) -> bool:
     return x.dtype == np.float32
 
 
+def _not_f32(x) -> Unsupported:
+    return Unsupported("element type other than f32 (the one onnxruntime's CPU kernels take for this op)",
+                       str(x.dtype))
+
+
 def _elementwise(op_type, opset=18, **fixed):
     def export(inputs, attrs):
         x = inputs[0]
         if not _f32(x):
-            return None
+            return _not_f32(x)
         onnx_attrs = {k: (v(attrs) if callable(v) else v) for k, v in fixed.items()}
         return OnnxOp(op_type, [x.reshape(x.shape or (1,))], onnx_attrs, opset=opset,
                       output=lambda y: y.reshape(x.shape))
@@ -27,7 +32,7 @@ def _elementwise(op_type, opset=18, **fixed):
 def _clamp(inputs, attrs):
     (x,) = inputs
     if not _f32(x):
-        return None
+        return _not_f32(x)
     lo, hi = np.array(attrs["min"], np.float32), np.array(attrs["max"], np.float32)
     return OnnxOp("Clip", [x.reshape(x.shape or (1,)), lo, hi], opset=13, output=lambda y: y.reshape(x.shape))
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..runtime.kernels._elementwise import broadcast_pair
 from ..types import element_type
-from .onnx_export import OnnxOp
+from .onnx_export import OnnxOp, Unsupported
 
 
 def _kind(x) -> str:
@@ -95,7 +95,9 @@ def _unary(op_type, *, ints=False, f64_ok=True):
 
 def _round(inputs, a):
     if a["mode"] != "half_to_even":
-        return None
+        return Unsupported("ONNX Round is half_to_even only", f"mode={a['mode']}")
+    if _kind(inputs[0]) != "f":
+        return Unsupported("ONNX Round takes floats only", element_type(inputs[0]).name)
     return _unary("Round")(inputs, a)
 
 

@@ -2,8 +2,10 @@
 
 An exporter takes a case's input arrays and attributes and returns an `OnnxOp` — the ONNX op
 type, its attributes and the arrays it consumes (adapted where ONNX differs: batched-only Col2Im,
-int64-only sizes) — or None when ONNX has no equivalent for that case. `onnx_model` turns it into
-a one-node model that onnxruntime accepts.
+int64-only sizes) — or, when ONNX or onnxruntime has no equivalent for that case, an `Unsupported`
+saying why (a bare None is still accepted and given a generic reason naming the op, the element
+types and the case's attributes). `explain` gives either; `export` gives the OnnxOp or None.
+`onnx_model` turns an OnnxOp into a one-node model that onnxruntime accepts.
 """
 from __future__ import annotations
 
@@ -23,6 +25,28 @@ class OnnxOp:
     opset: int = 18
     output: Callable = lambda y: y            # maps each onnxruntime output back to opref's layout
     output_types: list | None = None          # NumPy dtypes of the outputs; default: one, the first input's
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """Why one case has no ONNX form. `reason` is the kind (cases are counted by it, so keep it free of
+    per-case values); `detail` names what decided it for this case (element type, attribute value)."""
+    reason: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"no ONNX form: {self.reason}" + (f" [{self.detail}]" if self.detail else "")
+
+
+def _type_names(inputs) -> str:
+    from ..types import element_type
+    names = []
+    for a in inputs:
+        try:
+            names.append(element_type(np.asarray(a)).name)
+        except Exception:                    # noqa: BLE001 - only a label for the reason
+            names.append(str(np.asarray(a).dtype))
+    return ",".join(names)
 
 
 def onnx_model(op: OnnxOp):
@@ -52,12 +76,25 @@ def _exports():
     return {name: fn for m in modules for name, fn in m.EXPORTS.items()}
 
 
-def export(op: str, inputs, attrs) -> OnnxOp | None:
-    """The ONNX equivalent of one case (attributes bound with their defaults here), or None when ONNX
-    or onnxruntime's CPU kernels have none for it."""
+def explain(op: str, inputs, attrs) -> OnnxOp | Unsupported:
+    """The ONNX equivalent of one case (attributes bound with their defaults here), or an `Unsupported`
+    saying why ONNX or onnxruntime's CPU kernels have none for it (one exporter call)."""
     from ..opset import get_schema
     fn = _exports().get(op)
-    return None if fn is None else fn(list(inputs), get_schema(op).bind_attrs(attrs))
+    if fn is None:
+        return Unsupported(f"no exporter for {op}")
+    out = fn(list(inputs), get_schema(op).bind_attrs(attrs))
+    if out is None:
+        shown = ", ".join(f"{k}={v!r}" for k, v in sorted(dict(attrs).items()))
+        return Unsupported(f"exporter gives none for {op}", f"{op} {_type_names(inputs)} {{{shown}}}")
+    return out
+
+
+def export(op: str, inputs, attrs) -> OnnxOp | None:
+    """The ONNX equivalent of one case, or None when ONNX or onnxruntime's CPU kernels have none for it
+    (`explain` says why)."""
+    out = explain(op, inputs, attrs)
+    return None if isinstance(out, Unsupported) else out
 
 
 def has_export(op: str) -> bool:

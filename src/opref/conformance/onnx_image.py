@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .onnx_export import OnnxOp
+from .onnx_export import OnnxOp, Unsupported
 
 _COORD = ("half_pixel", "pytorch_half_pixel", "asymmetric", "align_corners")
 _NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
@@ -16,10 +16,19 @@ _NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 
 def _resize(image, axes, sizes, mode, coord, nearest_mode, cube_coeff):
     x = np.asarray(image)
-    if coord not in _COORD or x.size == 0 or (mode == "nearest" and nearest_mode not in _NEAREST):
-        return None
-    if mode not in ("nearest", "linear_onnx", "cubic") or (mode != "nearest" and x.dtype.kind in "iu"):
-        return None
+    if mode not in ("nearest", "linear_onnx", "cubic"):
+        return Unsupported("mode ONNX Resize lacks (OpenVINO's triangle-filter linear, bilinear_pillow, "
+                           "bicubic_pillow)", f"mode={mode}")
+    if coord not in _COORD:
+        return Unsupported("coordinate_transformation_mode ONNX Resize defines differently "
+                           "(tf_half_pixel_for_nn)", f"coordinate_transformation_mode={coord}")
+    if mode == "nearest" and nearest_mode not in _NEAREST:
+        return Unsupported("nearest_mode ONNX lacks (simple)", f"nearest_mode={nearest_mode}")
+    if x.size == 0:
+        return Unsupported("empty image (onnxruntime's Resize rejects it)", f"shape={x.shape}")
+    if mode != "nearest" and x.dtype.kind in "iu":
+        return Unsupported("integer image in an interpolating mode (onnxruntime interpolates f32, "
+                           "OpenVINO rounds to the integer type)", f"mode={mode} {x.dtype}")
     attrs = {"mode": {"linear_onnx": "linear"}.get(mode, mode), "coordinate_transformation_mode": coord}
     if mode == "nearest":
         attrs["nearest_mode"] = nearest_mode
@@ -40,8 +49,12 @@ def _resize(image, axes, sizes, mode, coord, nearest_mode, cube_coeff):
 
 
 def _v4_common(image, sizes, axes, attrs):
-    if attrs["shape_calculation_mode"] != "sizes" or any(attrs["pads_begin"]) or any(attrs["pads_end"]):
-        return None
+    if attrs["shape_calculation_mode"] != "sizes":
+        return Unsupported("shape_calculation_mode scales (ONNX sizes the output without OpenVINO's epsilon)",
+                           "shape_calculation_mode=scales")
+    if any(attrs["pads_begin"]) or any(attrs["pads_end"]):
+        return Unsupported("padding (ONNX Resize has none)",
+                           f"pads_begin={list(attrs['pads_begin'])} pads_end={list(attrs['pads_end'])}")
     axes = list(range(np.asarray(image).ndim)) if axes is None else np.asarray(axes).reshape(-1).tolist()
     return _resize(image, axes, sizes, attrs["mode"], attrs["coordinate_transformation_mode"],
                    attrs["nearest_mode"], attrs["cube_coeff"])
@@ -61,8 +74,14 @@ def _interpolate_1(inputs, attrs):
     axes = sorted(set(attrs["axes"]))
     # v1 nearest rounds `simple` (no ONNX nearest_mode); v1 cubic disagrees with onnxruntime's asymmetric
     # cubic (not yet understood; OpenVINO agrees with opref): neither is exported
-    if any(attrs["pads_begin"]) or any(attrs["pads_end"]) or attrs["mode"] in ("nearest", "cubic"):
-        return None
+    if any(attrs["pads_begin"]) or any(attrs["pads_end"]):
+        return Unsupported("padding (ONNX Resize has none)",
+                           f"pads_begin={list(attrs['pads_begin'])} pads_end={list(attrs['pads_end'])}")
+    if attrs["mode"] == "nearest":
+        return Unsupported("Interpolate-1 nearest rounds `simple` (ONNX has no such nearest_mode)", "mode=nearest")
+    if attrs["mode"] == "cubic":
+        return Unsupported("Interpolate-1 cubic departs from onnxruntime's asymmetric cubic "
+                           "(not yet understood; OpenVINO agrees with opref)", "mode=cubic")
     mode = "linear_onnx" if attrs["mode"] == "linear" and x.ndim < 5 else attrs["mode"]
     coord = "align_corners" if attrs["align_corners"] else "half_pixel" if mode == "linear_onnx" and not (
         x.ndim == 4 and axes == [2, 3]) else "asymmetric"

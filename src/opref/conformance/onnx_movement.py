@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..types import element_type
-from .onnx_export import OnnxOp
+from .onnx_export import OnnxOp, Unsupported
 
 
 def _f32(x):
@@ -18,18 +18,29 @@ def _numeric(x) -> bool:
     return (et.is_float or et.is_integral) and et.bits >= 8
 
 
+def _block_unsupported(x):
+    if x.ndim != 4:
+        return Unsupported("ONNX DepthToSpace/SpaceToDepth take rank 4 only", f"rank {x.ndim}")
+    if not _numeric(x):
+        return Unsupported("element type onnxruntime cannot take losslessly as f32 (boolean, sub-byte)",
+                           element_type(x).name)
+    return None
+
+
 def _depth_to_space(inputs, attrs):
     (x,) = inputs
-    if x.ndim != 4 or not _numeric(x):
-        return None
+    if (why := _block_unsupported(x)) is not None:
+        return why
     return OnnxOp("DepthToSpace", [_f32(x)], {"blocksize": attrs["block_size"],
                                          "mode": "DCR" if attrs["mode"] == "blocks_first" else "CRD"})
 
 
 def _space_to_depth(inputs, attrs):
     (x,) = inputs
-    if x.ndim != 4 or not _numeric(x) or attrs["mode"] != "blocks_first":   # ONNX SpaceToDepth is blocks_first only
-        return None
+    if (why := _block_unsupported(x)) is not None:
+        return why
+    if attrs["mode"] != "blocks_first":
+        return Unsupported("ONNX SpaceToDepth is blocks_first only", f"mode={attrs['mode']}")
     return OnnxOp("SpaceToDepth", [_f32(x)], {"blocksize": attrs["block_size"]})
 
 

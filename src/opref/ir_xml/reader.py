@@ -24,7 +24,7 @@ from ..opset.schema import OpSchema
 from ..runtime.graph import Graph, InputMap, Node, OutputMap, OutputPort, PortMap, Source, topological_order
 from ..shapes import Dimension
 from ..types import ELEMENT_TYPES, element_type, packed_size, unpack
-from .spelling import UNDECLARED, element_type_of_precision, resolve_op
+from .spelling import UNDECLARED, element_type_of_precision, resolve_op, schema_attr_text
 
 MAX_XML_BYTES = 1 << 30           # a larger model.xml is refused before parsing
 SUBGRAPH_OPS = ("TensorIterator", "Loop", "If")
@@ -262,7 +262,7 @@ class _Reader:
                 raise ModelError(f"{layer.where()}: unknown attribute {k!r} = {text!r}; "
                                  f"{schema.versioned_name} has {', '.join(x.name for x in schema.attributes) or 'none'}") from None
             try:
-                attrs[k] = _spelled(a, a.type.parse(text))
+                attrs[k] = _spelled(a, a.type.parse(schema_attr_text(schema, k, text)))
             except (OprefError, ValueError, TypeError) as e:
                 raise ModelError(f"{layer.where()}: attribute {k!r} = {text!r} is not a valid {a.type} ({e})") from None
         try:

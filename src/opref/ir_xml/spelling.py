@@ -55,6 +55,26 @@ def resolve_op(ir_type: str | None, version: str | None) -> OpSchema:
         raise UnknownOpError(f"{name} ({ir_type}/{v}) is not implemented by opref") from None
 
 
+# Enum values OpenVINO's IR spells differently from the spec, which opref's schemas follow:
+# (versioned name, attribute) -> {spec value: IR value}. The writer writes the IR's spelling (the only
+# one OpenVINO reads); the reader takes either, without regard to case.
+_VALUE_SPELLINGS = {("OneHot-16", "negative_indices_mode"): {"ignore-negative": "ignore_negative"}}
+
+
+def ir_attr_text(schema: OpSchema, attr, value) -> str:
+    """An attribute's value as IR text, in OpenVINO's spelling."""
+    text = attr.type.format(value)
+    return _VALUE_SPELLINGS.get((schema.versioned_name, attr.name), {}).get(text, text)
+
+
+def schema_attr_text(schema: OpSchema, name: str, text: str) -> str:
+    """IR text of an attribute with OpenVINO's spelling of an enum value replaced by the spec's."""
+    for spec, ir in _VALUE_SPELLINGS.get((schema.versioned_name, name), {}).items():
+        if text.strip().lower() == ir.lower():
+            return spec
+    return text
+
+
 @functools.cache
 def _precisions() -> dict[str, str]:
     out = {}

@@ -18,7 +18,7 @@ from ..runtime.graph import Graph, Node
 from ..runtime.infer import infer_graph
 from ..shapes import PartialShape, TensorInfo
 from ..types import element_type, pack
-from .spelling import ir_type_version
+from .spelling import ir_attr_text, ir_type_version
 
 
 def _dims(port, shape: PartialShape):
@@ -32,13 +32,19 @@ def _shape_attr(shape: PartialShape) -> str:
 
 
 def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None = None,
-             outputs: Sequence[TensorInfo] | None = None) -> tuple[bytes, bytes]:
-    """IR XML and weights of a model with one op; `outputs` (inferred infos) only fill port dims."""
+             outputs: Sequence[TensorInfo] | None = None, n_outputs: int | None = None) -> tuple[bytes, bytes]:
+    """IR XML and weights of a model with one op; `outputs` (inferred infos) only fill port dims.
+    A variadic-output op (Split) gets `n_outputs` outputs, else as many as its schema's `output_count`
+    says from the attributes and known input values; only where neither does is opref's shape rule asked."""
     schema = get_schema(op)
     attrs = schema.bind_attrs(attrs)
     ports = schema.ports_for(len(inputs))
+    count = None
     if outputs is None and schema.outputs and schema.outputs[-1].variadic:
-        outputs = schema.infer(list(inputs), attrs)      # how many outputs (Split) comes from inference
+        count = n_outputs if n_outputs is not None else \
+            schema.output_count(list(inputs), attrs) if schema.output_count else None
+        if count is None:
+            outputs = schema.infer(list(inputs), attrs)  # how many outputs comes from opref's inference
     net = etree.Element("net", name=schema.versioned_name, version="11")
     layers = etree.SubElement(net, "layers")
     edges = etree.SubElement(net, "edges")
@@ -67,14 +73,15 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     node_id = lid
     layer = etree.SubElement(layers, "layer", id=str(node_id), name=schema.name.lower(), type=ir_type,
                              version=ir_version)
-    etree.SubElement(layer, "data", {a.name: a.type.format(attrs[a.name]) for a in schema.attributes})
+    etree.SubElement(layer, "data", {a.name: ir_attr_text(schema, a, attrs[a.name]) for a in schema.attributes})
     inp = etree.SubElement(layer, "input")
     for i, info in enumerate(inputs):
         p = etree.SubElement(inp, "port", id=str(i), precision=element_type(info.element_type).precision)
         _dims(p, info.shape)
     out_el = etree.SubElement(layer, "output")
     n_in = len(inputs)
-    out_ports = schema.output_ports(len(outputs)) if outputs else list(schema.outputs)
+    out_ports = schema.output_ports(len(outputs)) if outputs else \
+        schema.output_ports(count) if count is not None else list(schema.outputs)
     for k, port in enumerate(out_ports):   # port ids run on from the inputs to the outputs
         info = outputs[k] if outputs else None
         p = etree.SubElement(out_el, "port", id=str(n_in + k), names=port.name,
@@ -145,7 +152,7 @@ def _scope(parent, graph: Graph, blobs: _Blobs, infos=None) -> dict[int, int]:
         ir_type, ir_version = ir_type_version(s)
         layer = etree.SubElement(layers, "layer", id=str(lid), name=node.name, type=ir_type, version=ir_version)
         if not node.bodies:
-            data = {a.name: a.type.format(node.attrs[a.name]) for a in s.attributes}
+            data = {a.name: ir_attr_text(s, a, node.attrs[a.name]) for a in s.attributes}
             if s.name == "Constant":
                 blob = _constant_blob(node.value, node.attrs["element_type"])
                 data = {"element_type": node.attrs["element_type"],

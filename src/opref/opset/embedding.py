@@ -1,4 +1,215 @@
-"""Schemas and shape rules: the embedding ops."""
+"""Schemas and shape rules: the embedding ops (EmbeddingBagOffsetsSum-3, EmbeddingBagPackedSum-3,
+EmbeddingSegmentsSum-3, EmbeddingBagOffsets-15, EmbeddingBagPacked-15) and SparseFillEmptyRows-16.
+
+Shape rules follow OpenVINO's (embeddingbag_{offsets,packed}_shape_inference.hpp,
+embedding_segments_sum_shape_inference.hpp): the output is [bags] + emb_table.shape[1:], where the
+number of bags comes from offsets (offsets ops), from indices and per_sample_weights merged (packed
+ops) or from the value of num_segments. SparseFillEmptyRows knows its output length only from the
+values of indices and dense_shape (as OpenVINO's shape inference does).
+"""
 from __future__ import annotations
 
-OPS = ()
+import numpy as np
+
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import NUMERIC, NUMERIC_BYTES
+from .helpers import check, ints_of
+from .schema import STRING, Attr, OpSchema, Port
+
+# "any numeric type" of at least a byte (sub-byte sums have no element type to live in) that OpenVINO
+# computes: its CPU plugin has no f8 embedding ops, and there is no reference `evaluate` for them
+T_EMB = tuple(t for t in NUMERIC_BYTES if not t.startswith("f8"))
+T_IND = ("i32", "i64")
+REDUCTIONS = ("sum", "mean")
+
+
+def _rank(op, name, info, rank):
+    s = info.shape
+    check(not s.rank_is_static or len(s) == rank, op, f"input {name!r} must be {rank}-D, got shape {s}")
+
+
+def _table(op, emb_table) -> list | None:
+    """emb_table's dims after the first (None: its rank is unknown)."""
+    s = emb_table.shape
+    if not s.rank_is_static:
+        return None
+    check(len(s) >= 1, op, f"input 'emb_table' must have at least 1 dimension, got shape {s}")
+    return list(s)[1:]
+
+
+def _output(emb_table, bags: Dimension) -> TensorInfo:
+    rest = _table("", emb_table)
+    shape = PartialShape.dynamic() if rest is None else PartialShape([bags] + rest)
+    return TensorInfo(emb_table.element_type, shape)
+
+
+def _weights(op, indices, per_sample_weights, reduction):
+    """per_sample_weights: the shape of indices, and only with reduction sum."""
+    if per_sample_weights is None:
+        return indices.shape
+    check(reduction == "sum", op, f"input 'per_sample_weights' is only supported with reduction 'sum', got "
+          f"reduction {reduction!r}")
+    merged = indices.shape.merge(per_sample_weights.shape)
+    check(merged is not None, op, f"input 'per_sample_weights' {per_sample_weights.shape} must have the shape of "
+          f"'indices' {indices.shape}")
+    return merged
+
+
+def _scalar(op, name, info):
+    s = info.shape
+    check(not s.rank_is_static or len(s) == 0, op, f"input {name!r} must be a scalar, got shape {s}")
+
+
+# --- EmbeddingBagOffsets(Sum) ---------------------------------------------------------------------------
+def _offsets(op, emb_table, indices, offsets, default_index, per_sample_weights, reduction="sum"):
+    _table(op, emb_table)
+    _rank(op, "indices", indices, 1)
+    _rank(op, "offsets", offsets, 1)
+    if default_index is not None:
+        _scalar(op, "default_index", default_index)
+    if per_sample_weights is not None:
+        _rank(op, "per_sample_weights", per_sample_weights, 1)
+    _weights(op, indices, per_sample_weights, reduction)
+    bags = offsets.shape[0] if offsets.shape.rank_is_static else Dimension()
+    return _output(emb_table, bags)
+
+
+def embedding_bag_offsets_sum_3_shape(emb_table, indices, offsets, default_index=None, per_sample_weights=None):
+    return _offsets("EmbeddingBagOffsetsSum-3", emb_table, indices, offsets, default_index, per_sample_weights)
+
+
+def embedding_bag_offsets_15_shape(emb_table, indices, offsets, default_index=None, per_sample_weights=None, *,
+                                   reduction):
+    return _offsets("EmbeddingBagOffsets-15", emb_table, indices, offsets, default_index, per_sample_weights,
+                    reduction)
+
+
+# --- EmbeddingBagPacked(Sum) ----------------------------------------------------------------------------
+def _packed(op, emb_table, indices, per_sample_weights, reduction="sum"):
+    _table(op, emb_table)
+    _rank(op, "indices", indices, 2)
+    if per_sample_weights is not None:
+        _rank(op, "per_sample_weights", per_sample_weights, 2)
+    shape = _weights(op, indices, per_sample_weights, reduction)
+    return _output(emb_table, shape[0] if shape.rank_is_static else Dimension())
+
+
+def embedding_bag_packed_sum_3_shape(emb_table, indices, per_sample_weights=None):
+    return _packed("EmbeddingBagPackedSum-3", emb_table, indices, per_sample_weights)
+
+
+def embedding_bag_packed_15_shape(emb_table, indices, per_sample_weights=None, *, reduction):
+    return _packed("EmbeddingBagPacked-15", emb_table, indices, per_sample_weights, reduction)
+
+
+# --- EmbeddingSegmentsSum-3 -----------------------------------------------------------------------------
+def embedding_segments_sum_3_shape(emb_table, indices, segment_ids, num_segments, default_index=None,
+                                   per_sample_weights=None):
+    op = "EmbeddingSegmentsSum-3"
+    _table(op, emb_table)
+    _rank(op, "indices", indices, 1)
+    _rank(op, "segment_ids", segment_ids, 1)
+    check(indices.shape.compatible(segment_ids.shape), op,
+          f"input 'segment_ids' {segment_ids.shape} must have the shape of 'indices' {indices.shape}")
+    _scalar(op, "num_segments", num_segments)
+    if default_index is not None:
+        _scalar(op, "default_index", default_index)
+    if per_sample_weights is not None:
+        _rank(op, "per_sample_weights", per_sample_weights, 1)
+    _weights(op, indices, per_sample_weights, "sum")
+    n = ints_of(num_segments)
+    if n is None:
+        return _output(emb_table, Dimension())
+    # OpenVINO clamps a negative count to 0; the spec's count of segments cannot be negative
+    check(n[0] >= 0, op, f"input 'num_segments' must be non-negative, got {n[0]}")
+    return _output(emb_table, Dimension(n[0], n[0]))
+
+
+_REDUCTION = Attr("reduction", STRING, "sum", allowed=REDUCTIONS,
+                  doc="sum: weighted sum of the bag (per_sample_weights); mean: average of the bag")
+_OFFSETS_PORTS = (Port("emb_table", "T"), Port("indices", "T_IND"), Port("offsets", "T_IND"),
+                  Port("default_index", "T_IND", optional=True), Port("per_sample_weights", "T", optional=True))
+_PACKED_PORTS = (Port("emb_table", "T"), Port("indices", "T_IND"), Port("per_sample_weights", "T", optional=True))
+_TYPES = {"T": T_EMB, "T_IND": T_IND}
+_OUT = (Port("output", "T"),)
+
+EMBEDDING_BAG_OFFSETS_SUM_3 = OpSchema(
+    "EmbeddingBagOffsetsSum", 3, category="embedding", inputs=_OFFSETS_PORTS, outputs=_OUT, type_constraints=_TYPES,
+    shape=embedding_bag_offsets_sum_3_shape,
+    doc="Weighted sums of bags of emb_table rows; bag b holds indices[offsets[b]:offsets[b+1]]; empty bags "
+        "take row default_index (or zeros).")
+# v15: a `reduction` attribute (sum or mean)
+EMBEDDING_BAG_OFFSETS_15 = OpSchema(
+    "EmbeddingBagOffsets", 15, category="embedding", inputs=_OFFSETS_PORTS, outputs=_OUT, attributes=(_REDUCTION,),
+    type_constraints=_TYPES, shape=embedding_bag_offsets_15_shape,
+    doc="Sums (weighted) or means of bags of emb_table rows; bag b holds indices[offsets[b]:offsets[b+1]]; "
+        "empty bags take row default_index (or zeros).")
+EMBEDDING_BAG_PACKED_SUM_3 = OpSchema(
+    "EmbeddingBagPackedSum", 3, category="embedding", inputs=_PACKED_PORTS, outputs=_OUT, type_constraints=_TYPES,
+    shape=embedding_bag_packed_sum_3_shape,
+    doc="Weighted sums of bags of emb_table rows, one bag per row of the 2-D indices.")
+EMBEDDING_BAG_PACKED_15 = OpSchema(
+    "EmbeddingBagPacked", 15, category="embedding", inputs=_PACKED_PORTS, outputs=_OUT, attributes=(_REDUCTION,),
+    type_constraints=_TYPES, shape=embedding_bag_packed_15_shape,
+    doc="Sums (weighted) or means of bags of emb_table rows, one bag per row of the 2-D indices.")
+EMBEDDING_SEGMENTS_SUM_3 = OpSchema(
+    "EmbeddingSegmentsSum", 3, category="embedding",
+    inputs=(Port("emb_table", "T"), Port("indices", "T_IND"), Port("segment_ids", "T_IND"),
+            Port("num_segments", "T_IND", const=True), Port("default_index", "T_IND", optional=True),
+            Port("per_sample_weights", "T", optional=True)),
+    outputs=_OUT, type_constraints=_TYPES, shape=embedding_segments_sum_3_shape,
+    doc="Weighted sums of emb_table rows per segment (segment_ids[i] is the segment of indices[i]); empty "
+        "segments take row default_index (or zeros).")
+
+# --- SparseFillEmptyRows-16 -----------------------------------------------------------------------------
+def sparse_rows(op: str, indices: np.ndarray, rows: int) -> np.ndarray:
+    """The row of each sparse entry, checked against the dense shape's row count."""
+    r = np.asarray(indices).reshape(-1, 2)[:, 0].astype(np.int64)
+    bad = (r < 0) | (r >= rows)
+    check(not bad.any(), op, f"input 'indices' has row {r[bad][0] if bad.any() else 0} outside [0, {rows}) "
+          f"(the rows of dense_shape)")
+    return r
+
+
+def sparse_fill_empty_rows_16_shape(values, dense_shape, indices, default_value):
+    op = "SparseFillEmptyRows-16"
+    _rank(op, "values", values, 1)
+    _rank(op, "indices", indices, 2)
+    _rank(op, "dense_shape", dense_shape, 1)
+    ds = dense_shape.shape
+    check(not ds.rank_is_static or ds[0].compatible(2), op, f"input 'dense_shape' must have 2 elements, got shape {ds}")
+    ix = indices.shape
+    if ix.rank_is_static:
+        check(ix[1].compatible(2), op, f"input 'indices' must have shape [M, 2], got {ix}")
+        if values.shape.rank_is_static:
+            check(ix[0].compatible(values.shape[0]), op, f"input 'indices' {ix} must have a row per value, "
+                  f"values have shape {values.shape}")
+    _scalar(op, "default_value", default_value)
+    dense, rows = ints_of(dense_shape), Dimension()
+    if dense is not None:
+        check(min(dense) >= 0, op, f"input 'dense_shape' must be non-negative, got {list(dense)}")
+        rows = Dimension(dense[0], dense[0])
+    count = filled = Dimension()
+    if dense is not None and indices.value is not None:
+        r = sparse_rows(op, indices.value, dense[0])
+        empty = int((np.bincount(r, minlength=dense[0]) == 0).sum())
+        count = Dimension.of(r.size + empty)
+        # (OpenVINO adds the empty rows to the values' length, not to the known number of entries)
+        filled = (values.shape[0] if values.shape.rank_is_static else Dimension()) + Dimension.of(empty)
+    it = indices.element_type
+    return (TensorInfo(it, PartialShape([count, 2])), TensorInfo(values.element_type, PartialShape([filled])),
+            TensorInfo("boolean", PartialShape([rows])))
+
+
+SPARSE_FILL_EMPTY_ROWS_16 = OpSchema(
+    "SparseFillEmptyRows", 16, category="embedding",
+    inputs=(Port("values", "T"), Port("dense_shape", "T_IDX", const=True), Port("indices", "T_IDX", const=True),
+            Port("default_value", "T")),
+    outputs=(Port("output_indices", "T_IDX"), Port("output_values", "T"), Port("empty_row_indicator", "boolean")),
+    type_constraints={"T": NUMERIC, "T_IDX": T_IND},
+    shape=sparse_fill_empty_rows_16_shape,
+    doc="A 2-D sparse tensor (indices, values, dense_shape) with an entry [row, 0] = default_value added to every "
+        "empty row, in row-major order; and which rows were empty.")
+
+OPS = (EMBEDDING_BAG_OFFSETS_SUM_3, EMBEDDING_BAG_PACKED_SUM_3, EMBEDDING_SEGMENTS_SUM_3, EMBEDDING_BAG_OFFSETS_15,
+       EMBEDDING_BAG_PACKED_15, SPARSE_FILL_EMPTY_ROWS_16)

@@ -1,16 +1,16 @@
-"""Generation ops: Range-1/4 (schemas and shape rules). The values of a Range are computed here
-(`range_values`), so that the shape rule can give them when start, stop and step are known and
-the kernel computes the same thing."""
+"""Generation ops: Range-1/4, Eye-9, OneHot-1/16, RandomUniform-8 (schemas and shape rules). The
+values of a Range are computed here (`range_values`), so that the shape rule can give them when
+start, stop and step are known and the kernel computes the same thing."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-from ..shapes import PartialShape, TensorInfo
-from ..types import NUMERIC_BYTES, element_type
-from .helpers import check
-from .schema import ELEMENT_TYPE, Attr, OpSchema, Port
+from ..shapes import Dimension, PartialShape, TensorInfo
+from ..types import ALL, NUMERIC_BYTES, element_type
+from .helpers import check, fail, ints_of
+from .schema import ELEMENT_TYPE, INT, STRING, Attr, OpSchema, Port
 
 FOLD_LIMIT = 1 << 16      # the shape rule gives a Range's value up to this many elements
 # OpenVINO cannot read f8 start/stop/step values ("Element not supported" in shape inference) and
@@ -103,4 +103,161 @@ RANGE_4 = OpSchema(
     doc="The sequence [start, stop) with a step, of element type output_type.",
 )
 
-OPS = (RANGE_1, RANGE_4)
+# --- Eye-9 ---------------------------------------------------------------------------------------------
+# "any numeric type" as far as OpenVINO computes it: neither its CPU plugin nor its reference has an
+# f8, sub-byte or u1 Eye; the CPU plugin has a boolean one
+EYE_TYPES = tuple(t for t in NUMERIC_BYTES if not t.startswith("f8")) + ("boolean",)
+
+
+def _eye_length(op, name, info):
+    """num_rows / num_columns: a scalar or one-element 1-D input; its value (>= 0) is the dim."""
+    _one_element(op, name, info)
+    v = ints_of(info)
+    if v is None:
+        return Dimension()
+    check(v[0] >= 0, op, f"input {name!r} must be non-negative, got {v[0]}")
+    return Dimension(v[0], v[0])
+
+
+def _one_element(op, name, info):
+    shape = info.shape
+    if shape.rank_is_static:
+        check(len(shape) <= 1, op, f"input {name!r} must be a scalar or 1-D, got shape {shape}")
+        check(len(shape) == 0 or shape[0].compatible(1), op,
+              f"input {name!r} must have one element, got shape {shape}")
+
+
+def eye_9_shape(num_rows, num_columns, diagonal_index, batch_shape=None, *, output_type):
+    op = "Eye-9"
+    rows, cols = _eye_length(op, "num_rows", num_rows), _eye_length(op, "num_columns", num_columns)
+    _one_element(op, "diagonal_index", diagonal_index)
+    if batch_shape is None:
+        return TensorInfo(output_type, PartialShape([rows, cols]))
+    shape = batch_shape.shape
+    check(not shape.rank_is_static or len(shape) == 1, op, f"input 'batch_shape' must be 1-D, got shape {shape}")
+    batch = ints_of(batch_shape)
+    if batch is not None:
+        bad = [b for b in batch if b < 0]
+        check(not bad, op, f"input 'batch_shape' must be non-negative, got {list(batch)}")
+        return TensorInfo(output_type, PartialShape([*batch, rows, cols]))
+    if not shape.rank_is_static or not shape[0].is_static:
+        return TensorInfo(output_type, PartialShape.dynamic())
+    return TensorInfo(output_type, PartialShape([Dimension()] * shape[0].lo + [rows, cols]))
+
+
+EYE_9 = OpSchema(
+    "Eye", 9, category="generation",
+    inputs=(Port("num_rows", "T_NUM1", const=True), Port("num_columns", "T_NUM2", const=True),
+            Port("diagonal_index", "T_NUM3"), Port("batch_shape", "T_NUM4", optional=True, const=True)),
+    outputs=(Port("output", "T_OUT"),),
+    attributes=(Attr("output_type", ELEMENT_TYPE, allowed=EYE_TYPES, doc="the output element type"),),
+    # each input is i32 or i64 on its own (OpenVINO checks them one by one)
+    type_constraints={"T_NUM1": ("i32", "i64"), "T_NUM2": ("i32", "i64"), "T_NUM3": ("i32", "i64"),
+                      "T_NUM4": ("i32", "i64"), "T_OUT": EYE_TYPES},
+    shape=eye_9_shape,
+    doc="A batch_shape + [num_rows, num_columns] tensor of zeros with ones on the diagonal "
+        "output[..., i, i + diagonal_index].",
+)
+
+# --- OneHot-1 / OneHot-16 ------------------------------------------------------------------------------
+ONE_HOT_VALUES = tuple(t for t in ALL if t != "string")
+
+
+def _one_hot(op, indices, depth, on_value, off_value, axis):
+    for name, i in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
+        check(not i.shape.is_static or len(i.shape) == 0, op, f"input {name!r} must be a scalar, got shape {i.shape}")
+    d = Dimension()
+    v = ints_of(depth)
+    if v is not None:
+        check(v[0] >= 0, op, f"input 'depth' must be non-negative, got {v[0]}")
+        d = Dimension(v[0], v[0])
+    shape = indices.shape
+    if not shape.rank_is_static:
+        return TensorInfo(on_value.element_type, PartialShape.dynamic())
+    r = len(shape) + 1
+    check(-r <= axis < r, op, f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for output rank {r}")
+    a = axis % r
+    dims = list(shape)
+    return TensorInfo(on_value.element_type, PartialShape(dims[:a] + [d] + dims[a:]))
+
+
+def one_hot_1_shape(indices, depth, on_value, off_value, *, axis):
+    return _one_hot("OneHot-1", indices, depth, on_value, off_value, axis)
+
+
+def one_hot_16_shape(indices, depth, on_value, off_value, *, axis, negative_indices_mode):
+    return _one_hot("OneHot-16", indices, depth, on_value, off_value, axis)
+
+
+def _one_hot_schema(version, extra=()):
+    return OpSchema(
+        "OneHot", version, category="generation",
+        inputs=(Port("indices", "T1"), Port("depth", "T_DEPTH", const=True), Port("on_value", "T2"),
+                Port("off_value", "T2")),
+        outputs=(Port("output", "T2"),),
+        attributes=(Attr("axis", INT, doc="where the new axis of length depth goes (negative: from the end)"),) + extra,
+        # indices and depth are each i32 or i64 (OpenVINO does not require them to match)
+        type_constraints={"T1": ("i32", "i64"), "T_DEPTH": ("i32", "i64"), "T2": ONE_HOT_VALUES},
+        shape=one_hot_1_shape if version == 1 else one_hot_16_shape,
+        doc="on_value where an index equals the position along the new axis, off_value elsewhere"
+            + ("; negative indices are ignored (off_value) or normalized by depth." if extra else
+               " (indices outside [0, depth) give off_value)."),
+    )
+
+
+ONE_HOT_1 = _one_hot_schema(1)
+# v16: negative_indices_mode (the spec writes ignore-negative; OpenVINO's IR spells it ignore_negative)
+ONE_HOT_16 = _one_hot_schema(16, (Attr("negative_indices_mode", STRING, "ignore-negative",
+                                       allowed=("ignore-negative", "normalize"),
+                                       doc="negative indices: ignored (off_value), or normalized by adding depth"),))
+
+# --- RandomUniform-8 -----------------------------------------------------------------------------------
+RANDOM_TYPES = ("f64", "f32", "f16", "bf16", "i64", "i32")
+
+
+def _output_shape(op, shape, name="shape") -> PartialShape:
+    """The shape a 1-D shape-giving input describes: static from its value, else as many dynamic
+    dims as it has elements (or a dynamic rank)."""
+    check(not shape.shape.rank_is_static or len(shape.shape) == 1, op,
+          f"input {name!r} must be 1-D, got shape {shape.shape}")
+    dims = ints_of(shape)
+    if dims is not None:
+        check(min(dims, default=0) >= 0, op, f"input {name!r} must be non-negative, got {list(dims)}")
+        return PartialShape(list(dims))
+    if shape.shape.rank_is_static and shape.shape[0].hi is not None:
+        # (OpenVINO gives a length bounded by an interval its upper bound's rank)
+        return PartialShape.dynamic(shape.shape[0].hi)
+    return PartialShape.dynamic()
+
+
+def random_uniform_8_shape(shape, minval, maxval, *, alignment, global_seed, op_seed, output_type):
+    op = "RandomUniform-8"
+    for name, info in (("minval", minval), ("maxval", maxval)):
+        _one_element(op, name, info)
+        check(info.element_type == output_type, op, f"input {name!r} has element type {info.element_type}, "
+              f"expected output_type {output_type}")
+    check(global_seed >= 0 and op_seed >= 0, op, f"attributes 'global_seed' and 'op_seed' must be non-negative, "
+          f"got {global_seed} and {op_seed}")
+    if minval.value is not None and maxval.value is not None:
+        lo, hi = (np.asarray(v).reshape(-1)[0] for v in (minval.value, maxval.value))
+        check(lo < hi, op, f"minval must be less than maxval, got {lo} and {hi}")
+    return TensorInfo(output_type, _output_shape(op, shape))
+
+
+RANDOM_UNIFORM_8 = OpSchema(
+    "RandomUniform", 8, category="generation",
+    inputs=(Port("shape", "T_SHAPE", const=True), Port("minval", "T_OUT", const=True),
+            Port("maxval", "T_OUT", const=True)),
+    outputs=(Port("output", "T_OUT"),),
+    attributes=(Attr("output_type", ELEMENT_TYPE, allowed=RANDOM_TYPES, doc="the output element type"),
+                Attr("global_seed", INT, 0, doc="Philox key / MT19937 seed (with op_seed 0 too: not deterministic)"),
+                Attr("op_seed", INT, 0, doc="Philox counter (ignored by the pytorch alignment)"),
+                Attr("alignment", STRING, "tensorflow", allowed=("tensorflow", "pytorch"),
+                     doc="tensorflow: Philox4x32-10 as TensorFlow; pytorch: MT19937 as PyTorch")),
+    type_constraints={"T_SHAPE": ("i32", "i64"), "T_OUT": RANDOM_TYPES},
+    shape=random_uniform_8_shape,
+    doc="Uniform random values in [minval, maxval) from a seeded counter-based (Philox) or Mersenne Twister "
+        "generator, bit for bit as OpenVINO, TensorFlow or PyTorch give them.",
+)
+
+OPS = (RANGE_1, RANGE_4, EYE_9, ONE_HOT_1, ONE_HOT_16, RANDOM_UNIFORM_8)

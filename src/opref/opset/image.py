@@ -385,6 +385,7 @@ def _to_nv12_schema(name, order):
                           "[N, H/2, W/2, 2]"),),
         attributes=(Attr("single_plane", BOOL, True, doc="one NV12 tensor (true) or separate Y and UV planes"),),
         type_constraints={"T": T_TO_NV12}, shape=_to_nv12_shape(f"{name}-17"),
+        output_count=lambda inputs, attrs: 1 if attrs["single_plane"] else 2,
         doc=f"Converts an {order} image to NV12: Y = 0.257 R + 0.504 G + 0.098 B + 16, U = -0.148 R - 0.291 G + "
             f"0.439 B + 128, V = 0.439 R - 0.368 G - 0.071 B + 128 per pixel, clipped to [0, 255]; U and V "
             f"averaged over each 2x2 block (as OpenVINO's reference does; the spec does not say).")

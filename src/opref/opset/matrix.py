@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
+from ..errors import OprefError
 from ..shapes import Dimension, PartialShape
 from ..types import FLOAT, NUMERIC_BYTES
-from .families import broadcast_dim
+from .families import broadcast_dim, broadcast_shapes
 from .helpers import check, fail
 from .schema import BOOL, STRING, Attr, OpSchema, Port
 
@@ -67,4 +68,131 @@ MATMUL_1 = OpSchema(
         "two innermost axes; batch axes broadcast.",
 )
 
-OPS = (MATMUL_1,)
+# --- Einsum-7 ----------------------------------------------------------------------------------------
+_SUBSCRIPT = re.compile(r"(?:[A-Za-z]|\.\.\.)*")
+ELLIPSIS = "..."
+
+
+def _labels(op, sub: str, what: str) -> list[str]:
+    check(_SUBSCRIPT.fullmatch(sub) is not None, op,
+          f"{what} subscript {sub!r} may hold only letters and one '...' (equation attribute)")
+    labels = re.findall(r"\.\.\.|[A-Za-z]", sub)
+    check(labels.count(ELLIPSIS) <= 1, op, f"{what} subscript {sub!r} holds more than one '...'")
+    return labels
+
+
+def parse_einsum(equation: str, op: str = "Einsum-7") -> tuple[list[list[str]], list[str]]:
+    """Input subscripts and the output subscript of an equation, as label lists ('...' one label).
+
+    Spaces may stand anywhere (the spec: they can be removed without loss). In implicit mode the
+    output is '...' (when an input has it), then the labels met exactly once on the left-hand side,
+    sorted (capitals first). The output names each dimension once, with labels of the inputs."""
+    eq = equation.replace(" ", "")
+    check(eq.count("->") <= 1, op, f"equation {equation!r} holds more than one '->'")
+    lhs, arrow, rhs = eq.partition("->")
+    inputs = [_labels(op, sub, f"input {i}") for i, sub in enumerate(lhs.split(","))]
+    seen = [lab for sub in inputs for lab in sub]
+    if not arrow:
+        once = sorted(lab for lab in set(seen) if lab != ELLIPSIS and seen.count(lab) == 1)
+        return inputs, ([ELLIPSIS] if ELLIPSIS in seen else []) + once
+    out = _labels(op, rhs, "output")
+    for lab in out:
+        check(lab == ELLIPSIS or lab in seen, op, f"output label {lab!r} of equation {equation!r} is in no input subscript")
+    check(len(set(out)) == len(out), op, f"output subscript {rhs!r} of equation {equation!r} repeats a label")
+    return inputs, out
+
+
+def einsum_shape(inputs, *more_inputs, equation):
+    op = "Einsum-7"
+    infos = (inputs,) + more_inputs
+    subs, out = parse_einsum(equation, op)
+    check(len(subs) == len(infos), op, f"equation {equation!r} has {len(subs)} input subscript(s), got {len(infos)} "
+          f"input(s)")
+    dims: dict[str, Dimension] = {}
+    ellipsis = None                     # the broadcast shape the ellipses cover (None: no input has one)
+    for k, (x, sub) in enumerate(zip(infos, subs)):
+        n = sum(lab != ELLIPSIS for lab in sub)
+        if not x.shape.rank_is_static:
+            for lab in sub:
+                if lab == ELLIPSIS:
+                    ellipsis = PartialShape.dynamic()
+                else:
+                    dims.setdefault(lab, Dimension())
+            continue
+        rank = len(x.shape)
+        check(rank == n or (ELLIPSIS in sub and rank >= n), op,
+              f"input {k} of shape {x.shape} does not have the {n} dimension(s) its subscript "
+              f"{''.join(sub)!r} names" + (" (or more, for '...')" if ELLIPSIS in sub else ""))
+        local: dict[str, Dimension] = {}
+        pos = 0
+        for lab in sub:
+            if lab == ELLIPSIS:
+                covered = PartialShape(x.shape[pos:pos + rank - n])
+                if ellipsis is None:
+                    ellipsis = covered
+                else:
+                    try:
+                        ellipsis = broadcast_shapes(op, ellipsis, covered, "numpy")
+                    except OprefError:
+                        fail(op, f"the dimensions '...' covers do not broadcast: {ellipsis} vs {covered} (input {k})")
+                pos += rank - n
+                continue
+            d = x.shape[pos]
+            m = local[lab].merge(d) if lab in local else d
+            check(m is not None, op, f"label {lab!r} repeats in input {k} ({''.join(sub)!r}) over dimensions "
+                  f"{local.get(lab)} and {d}, which must be equal")
+            local[lab] = m
+            pos += 1
+        for lab, d in local.items():
+            m = broadcast_dim(dims[lab], d) if lab in dims else d
+            check(m is not None, op, f"label {lab!r} has dimensions {dims.get(lab)} and {d} (input {k}) that do "
+                  f"not broadcast")
+            dims[lab] = m
+    result = []
+    for lab in out:
+        if lab == ELLIPSIS:
+            if ellipsis is not None:
+                if not ellipsis.rank_is_static:
+                    return PartialShape.dynamic()
+                result += list(ellipsis)
+        else:
+            result.append(dims[lab])
+    return PartialShape(result)
+
+
+EINSUM_7 = OpSchema(
+    "Einsum", 7, category="matrix",
+    inputs=(Port("inputs", "T", variadic=True, doc="one operand per input subscript"),),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("equation", STRING, doc="'<subscripts>,...[-><output subscript>]': letters label dimensions, "
+                     "'...' the broadcast rest; implicit output: '...' then the labels met once, sorted"),),
+    type_constraints={"T": NUMERIC_BYTES},
+    shape=einsum_shape,
+    doc="Einstein summation: products of the operands over all label values, summed over the labels not in the "
+        "output; repeated labels in a subscript take diagonals; labelled and '...' dimensions broadcast.",
+)
+
+# --- Inverse-14 --------------------------------------------------------------------------------------
+def inverse_shape(input, *, adjoint):
+    op = "Inverse-14"
+    if input.shape.rank_is_static:
+        check(len(input.shape) >= 2, op, f"input 'input' must have rank >= 2 (square matrices), got {input.shape}")
+        rows, cols = input.shape[-2], input.shape[-1]
+        # as OpenVINO: only two static lengths are compared, and the dims are not merged
+        check(not (rows.is_static and cols.is_static) or rows == cols, op,
+              f"input 'input' must hold square matrices, got {rows} rows and {cols} columns ({input.shape})")
+    return input.shape
+
+
+INVERSE_14 = OpSchema(
+    "Inverse", 14, category="matrix",
+    inputs=(Port("input", "T", doc="[B1, ..., Bn, N, N] square matrices"),),
+    outputs=(Port("output", "T"),),
+    attributes=(Attr("adjoint", BOOL, False, doc="output the adjugate det(A) * inverse(A) (the spec's algorithm, "
+                     "step 5) instead of the inverse"),),
+    type_constraints={"T": FLOAT},
+    shape=inverse_shape,
+    doc="Inverse (or adjugate) of each square matrix in the innermost two axes; singular matrices give NaN.",
+)
+
+OPS = (MATMUL_1, EINSUM_7, INVERSE_14)

@@ -444,6 +444,7 @@ SPLIT_1 = OpSchema(
     attributes=(Attr("num_splits", INT, doc="number of equal parts (and outputs)"),),
     type_constraints={"T": ALL, "T_AXIS": T_INT},
     shape=split_shape,
+    output_count=lambda inputs, attrs: max(int(attrs["num_splits"]), 0),
     doc="Splits data into num_splits equal parts along axis (one output per part).",
 )
 
@@ -453,8 +454,16 @@ VARIADIC_SPLIT_1 = OpSchema(
     outputs=(Port("output", "T", variadic=True),),
     type_constraints={"T": ALL, "T_AXIS": T_INT},
     shape=variadic_split_shape,
+    output_count=lambda inputs, attrs: _length_count(inputs[2]) if len(inputs) > 2 else None,
     doc="Splits data along axis into parts of the given lengths; one length may be -1 (the rest).",
 )
+
+
+def _length_count(lengths) -> int | None:
+    """How many parts split_lengths names: its value's size, or its static length."""
+    if lengths.value is not None:
+        return int(np.asarray(lengths.value).size)
+    return lengths.shape.to_shape()[0] if lengths.shape.rank == 1 and lengths.shape.is_static else None
 
 
 # --- Gather-1 / Gather-7 / Gather-8 ------------------------------------------------------------------------

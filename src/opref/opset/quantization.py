@@ -65,4 +65,30 @@ FAKE_QUANTIZE_1 = OpSchema(
         "steps and maps the steps onto [output_low, output_high]; limits broadcast to the data.",
 )
 
-OPS = (FAKE_QUANTIZE_1,)
+# --- FakeConvert-13 ----------------------------------------------------------------------------------
+def fake_convert_shape(data, scale, shift=None, *, destination_type):
+    op = "FakeConvert-13"
+    others = {"scale": scale} if shift is None else {"scale": scale, "shift": shift}
+    if shift is not None and scale.shape.rank_is_static and shift.shape.rank_is_static:
+        check(scale.shape.compatible(shift.shape), op, f"input 'shift' {shift.shape} must have the shape of "
+              f"'scale' {scale.shape}")
+    # OpenVINO's output is the data's shape merged with scale's (refined by it, or of dynamic rank when
+    # scale's is), which must still be compatible with the data's shape; shift only has to match scale
+    _broadcast_inputs(op, data, others, "numpy")
+    merged = broadcast_shapes(op, data.shape, scale.shape, "numpy")
+    check(data.shape.compatible(merged), op, f"input 'scale' {scale.shape} does not broadcast to data {data.shape}")
+    return merged
+
+
+FAKE_CONVERT_13 = OpSchema(
+    "FakeConvert", 13, category="quantization",
+    inputs=(Port("data", "T_F"), Port("scale", "T_F"), Port("shift", "T_F", optional=True)),
+    outputs=(Port("output", "T_F"),),
+    attributes=(Attr("destination_type", STRING, allowed=("f8e4m3", "f8e5m2"), doc="the emulated 8-bit float type"),),
+    type_constraints={"T_F": T_FC},
+    shape=fake_convert_shape,
+    doc="(ConvertLike(Convert(data * scale - shift, destination_type), data) + shift) / scale: data rounded to the "
+        "values of an 8-bit float type, in its own type.",
+)
+
+OPS = (FAKE_QUANTIZE_1, FAKE_CONVERT_13)

@@ -163,6 +163,9 @@ class OpSchema:
     doc: str = ""
     domain: str = ""                  # "" for OpenVINO ops, "tf" for the TensorFlow-semantics ops
     body: Callable | None = None      # composite ops: (builder, *inputs, **attrs) -> outputs
+    # variadic last output: (input TensorInfos, bound attrs) -> how many outputs, from the attributes and
+    # known input values alone (no shape rule), or None where they do not say
+    output_count: Callable | None = None
     opsets: tuple[str, ...] = ()      # filled in by the registry from the opset table
 
     @property

@@ -1,17 +1,19 @@
 """Cases for the generation ops. Range: every element type, positive and negative steps, float
 steps, empty ranges, truncation of float inputs to an integral output_type; shape cases with
-unknown start/stop/step (a dynamic length) and non-scalar inputs."""
+unknown start/stop/step (a dynamic length) and non-scalar inputs. Eye: every output type, diagonals
+inside and past either edge, empty matrices and batches, scalar and one-element inputs of either
+index type; shape cases with Const and Parameter sizes and batch shapes."""
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
-from ...opset.generation import RANGE_1_TYPES, RANGE_4_INPUTS, range_values
+from ...opset.generation import EYE_TYPES, ONE_HOT_VALUES, RANDOM_TYPES, RANGE_1_TYPES, RANGE_4_INPUTS, range_values
 from ...shapes import PartialShape
 from ...types import NUMERIC_BYTES, element_type, element_type_of
 from . import Case, ShapeCase, info
-from ._gen import rng_for
+from ._gen import array, loosen, rng_for
 
 F8 = ("f8e4m3", "f8e5m2")
 RANGE_ZERO_STEP = ("OpenVINO's shape inference lets a step that truncates to 0 through (the length becomes "
@@ -125,9 +127,271 @@ def _range_shape_cases(op):
     return out
 
 
+# --- Eye-9 ---------------------------------------------------------------------------------------------
+EYE = "Eye-9"
+EYE_EMPTY_BATCH = ("the CPU plugin returns uninitialised memory for an empty batch_shape; asked OpenVINO's reference "
+                   "evaluate (which has f64, f32, f16, bf16, i64, i32, i8, u8 Eye)")
+_EYE_REFERENCE_TYPES = ("f64", "f32", "f16", "bf16", "i64", "i32", "i8", "u8")
+EYE_NEGATIVE_BATCH = ("the spec requires non-negative batch_shape values; OpenVINO's shape inference reads a -1 as "
+                      "a dynamic dimension")
+
+
+def _idx(v, et, one_d):
+    return np.asarray([v] if one_d else v, dtype=element_type(et).dtype)
+
+
+def _eye_cases():
+    rng = rng_for(EYE)
+    out = []
+    types = itertools.cycle(EYE_TYPES)
+    batches = itertools.cycle([None, [], None, [2], None, [1, 3], [2, 0], None, [3], [2, 1, 2]])
+    for i in range(100):
+        rows, cols = (int(rng.integers(0, 7)) for _ in range(2))
+        if i % 11 == 3:
+            rows = 0
+        diag = int(rng.integers(-max(rows, 1) - 2, max(cols, 1) + 3))
+        kinds = [("i32", "i64")[int(rng.integers(0, 2))] for _ in range(4)]
+        inputs = [_idx(v, t, rng.random() < 0.3) for v, t in zip((rows, cols, diag), kinds)]
+        batch = next(batches)
+        if batch is not None:
+            inputs.append(np.asarray(batch, dtype=element_type(kinds[3]).dtype))
+        et = next(types)
+        marks = {}
+        if batch == []:
+            et = et if et in _EYE_REFERENCE_TYPES else _EYE_REFERENCE_TYPES[i % len(_EYE_REFERENCE_TYPES)]
+            marks = dict(openvino=EYE_EMPTY_BATCH, oracle="reference")
+        b = "" if batch is None else "_b" + "x".join(map(str, batch))
+        out.append(Case(EYE, f"{i}_{et}_{rows}x{cols}_k{diag}{b}_{''.join(k[1] for k in kinds)}", tuple(inputs),
+                        {"output_type": et}, **marks))
+    i32 = lambda v: np.asarray(v, np.int32)     # noqa: E731
+    attrs = {"output_type": "f32"}
+    out += [Case(EYE, "err_negative_rows", (i32(-1), i32(3), i32(0)), attrs, error="'num_rows' must be non-negative"),
+            Case(EYE, "err_negative_columns", (i32(2), i32([-3]), i32(0)), attrs,
+                 error="'num_columns' must be non-negative"),
+            Case(EYE, "err_two_rows", (i32([2, 2]), i32(3), i32(0)), attrs, error="'num_rows' must have one element"),
+            Case(EYE, "err_rank2_diag", (i32(2), i32(3), i32([[0]])), attrs,
+                 error="'diagonal_index' must be a scalar or 1-D"),
+            Case(EYE, "err_batch_rank0", (i32(2), i32(3), i32(0), i32(2)), attrs,
+                 error="'batch_shape' must be 1-D"),
+            Case(EYE, "err_batch_negative", (i32(2), i32(3), i32(0), i32([2, -1])), attrs,
+                 error="'batch_shape' must be non-negative"),
+            Case(EYE, "err_float_rows", (np.float32(2), i32(3), i32(0)), attrs, error="expected one of i32, i64"),
+            Case(EYE, "err_output_type", (i32(2), i32(3), i32(0)), {"output_type": "string"},
+                 error="'output_type' = 'string' is not one of"),
+            Case(EYE, "err_no_output_type", (i32(2), i32(3), i32(0)), {}, error="missing required attribute")]
+    return out
+
+
+def _eye_shape_cases():
+    rng = rng_for(EYE, 1)
+    out = []
+    for c in _eye_cases():
+        if c.error:
+            continue
+        infos = []
+        for k, x in enumerate(c.inputs):
+            r = rng.random()
+            known = k != 2 and r < 0.6
+            shape = list(x.shape) if r < 0.85 else (PartialShape.dynamic() if k != 3 and r < 0.92 else
+                                                    [-1] * x.ndim)
+            infos.append(info(element_type_of(x), shape, x if known else None))
+        out.append(ShapeCase(EYE, f"{''.join('k' if i.value is not None else 'u' for i in infos)}_{c.id}",
+                             tuple(infos), c.attrs))
+    i32, a = (lambda s, v=None: info("i32", s, v)), {"output_type": "i8"}
+    three = np.int32(3)
+    corners = [(i32([]), i32([1]), i32([]), info("i64", [(1, 3)])), (i32([], three), i32([]), i32([]), i32([2, 1])),
+               (i32([], three), i32([-1]), i32([]), i32([-1])), (i32([], three), i32([(0, 4)]), i32([-1]), i32(None)),
+               (i32([]), i32([]), i32([]), i32([2], np.int32([0, 5]))), (i32([2]), i32([]), i32([])),
+               (i32([], three), i32([3]), i32([])), (i32([]), i32([]), i32([1, 1])), (i32([], three), i32([]), i32([4])),
+               (i32([]), i32([], np.int32(-2)), i32([])), (i32([]), i32([]), i32([]), i32([])),
+               (info("f32", []), i32([]), i32([])), (i32([]), info("u8", []), i32([])),
+               (i32([]), i32([]), i32([]), i32([0])), (i32([]), i32([]), i32([]), i32([0], np.zeros(0, np.int32)))]
+    out += [ShapeCase(EYE, f"corner_{j}", c, a) for j, c in enumerate(corners)]
+    out.append(ShapeCase(EYE, "negative_batch", (i32([]), i32([]), i32([]), i32([2], np.int32([2, -1]))), a,
+                         openvino=EYE_NEGATIVE_BATCH, expected=None))
+    return out
+
+
+# --- OneHot-1 / OneHot-16 ------------------------------------------------------------------------------
+ONE_HOT_WIDE = ("the CPU plugin reads i64 indices as i32 (2**32 + 1 hits position 1); asked OpenVINO's reference "
+                "evaluate")
+ONE_HOT_INDEX_TYPES = "the spec's indices are i32 or i64; OpenVINO also accepts other integral types"
+
+
+def _one_hot_cases(op):
+    rng = rng_for(op)
+    out = []
+    types = itertools.cycle(ONE_HOT_VALUES)
+    for i in range(100):
+        rank = int(rng.integers(0, 5))
+        shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+        if i % 13 == 7 and rank:
+            shape[int(rng.integers(0, rank))] = 0
+        depth = int(rng.integers(1, 7)) if i % 17 != 4 else 0
+        t1, td = (("i32", "i64")[int(rng.integers(0, 2))] for _ in range(2))
+        indices = rng.integers(-depth - 2, depth + 3, shape).astype(element_type(t1).dtype)
+        axis = int(rng.integers(-rank - 1, rank + 1))
+        et = next(types)
+        marks = {}
+        # (the reference writes sub-byte outputs a byte per element: those keep to the CPU plugin)
+        if t1 == "i64" and i % 5 == 1 and indices.size and element_type(et).bits >= 8:
+            indices.reshape(-1)[0] = (1 << 32) + 1          # wraps to 1 if computed in 32 bits
+            marks = dict(openvino=ONE_HOT_WIDE, oracle="reference")
+        on, off = array(rng, et, []), array(rng, et, [])
+        attrs = {"axis": axis}
+        if op == "OneHot-16":
+            attrs["negative_indices_mode"] = ("ignore-negative", "normalize")[i % 2]
+        out.append(Case(op, f"{i}_{et}_{_shape_tag(shape)}_d{depth}_a{axis}_{t1[1:]}{td[1:]}"
+                            f"{'_norm' if attrs.get('negative_indices_mode') == 'normalize' else ''}",
+                        (indices, np.asarray(depth, element_type(td).dtype), on, off), attrs, **marks))
+    x, d, f = np.zeros((2, 3), np.int32), np.int32(3), np.float32(1)
+    extra = {} if op == "OneHot-1" else {"negative_indices_mode": "normalize"}
+    out += [Case(op, "err_depth_1d", (x, np.array([3], np.int32), f, f), {"axis": 0, **extra},
+                 error="input 'depth' must be a scalar"),
+            Case(op, "err_negative_depth", (x, np.int32(-1), f, f), {"axis": 0, **extra},
+                 error="input 'depth' must be non-negative"),
+            Case(op, "err_axis_high", (x, d, f, f), {"axis": 3, **extra}, error="attribute 'axis' = 3 is out of range"),
+            Case(op, "err_axis_low", (x, d, f, f), {"axis": -4, **extra}, error="attribute 'axis' = -4 is out of range"),
+            Case(op, "err_on_1d", (x, d, np.ones(1, np.float32), f), {"axis": 0, **extra},
+                 error="input 'on_value' must be a scalar"),
+            Case(op, "err_value_types", (x, d, f, np.float16(0)), {"axis": 0, **extra}, error="must match"),
+            Case(op, "err_float_indices", (x.astype(np.float32), d, f, f), {"axis": 0, **extra},
+                 error="expected one of i32, i64"),
+            Case(op, "err_float_depth", (x, np.float32(3), f, f), {"axis": 0, **extra}, error="expected one of i32, i64"),
+            Case(op, "err_no_axis", (x, d, f, f), extra, error="missing required attribute 'axis'")]
+    if op == "OneHot-16":
+        out.append(Case(op, "err_mode", (x, d, f, f), {"axis": 0, "negative_indices_mode": "ignore_negative"},
+                        error="is not one of"))
+    return out
+
+
+def _shape_tag(shape) -> str:
+    return "x".join(map(str, shape)) or "scalar"
+
+
+def _one_hot_shape_cases(op):
+    rng = rng_for(op, 1)
+    out = []
+    for c in _one_hot_cases(op):
+        if c.error:
+            continue
+        x, depth, on, off = c.inputs
+        known = rng.random() < 0.7
+        xs = loosen(rng, x.shape) if rng.random() < 0.8 else PartialShape.dynamic()
+        ds = [] if rng.random() < 0.8 else ([-1] if known else PartialShape.dynamic())
+        infos = (info(element_type_of(x), xs), info(element_type_of(depth), ds, depth if known else None),
+                 info(element_type_of(on), []), info(element_type_of(off), []))
+        out.append(ShapeCase(op, f"{'k' if known else 'u'}_{xs}_{c.id}", infos, c.attrs))
+    extra = {} if op == "OneHot-1" else {"negative_indices_mode": "ignore-negative"}
+    i32, f = (lambda s, v=None: info("i32", s, v)), info("f32", [])
+    three = np.int32(3)
+    corners = [((i32([2, 3]), i32([], three), f, f), 1), ((i32([2, 3]), i32([1], np.int32([3])), f, f), 1),
+               ((i32([2, 3]), i32([1]), f, f), 1), ((i32([2, 3]), i32([-1]), f, f), -1),
+               ((i32("[...]"), i32([], three), f, f), 5), ((i32([2, 3]), i32([], three), info("f32", [1]), f), 0),
+               ((i32([2, 3]), i32([], three), info("f32", [-1]), f), 0), ((i32([2, 3]), i32([], three), f, f), 3),
+               ((i32([2, 3]), i32([], three), f, f), -3), ((i32([(1, 4), -1]), i32([], three), f, f), -1),
+               ((i32([2, 3]), i32([], np.int32(-2)), f, f), 0), ((i32([2]), i32([], three), f, info("f16", [])), 0),
+               ((i32([]), i32([], three), f, f), -1)]
+    out += [ShapeCase(op, f"corner_{j}", c, {"axis": a, **extra}) for j, (c, a) in enumerate(corners)]
+    out.append(ShapeCase(op, "u8_indices", (info("u8", [2]), i32([], three), f, f), {"axis": 0, **extra},
+                         openvino=ONE_HOT_INDEX_TYPES, expected=None))
+    return out
+
+
+# --- RandomUniform-8 -----------------------------------------------------------------------------------
+RU = "RandomUniform-8"
+RU_CPU = ("the CPU plugin computes f16/bf16/f64 RandomUniform through f32 and i64 through 32-bit words, and fuses the "
+          "f32 multiply-add; OpenVINO's reference evaluate is the spec's stream bit for bit")
+RU_NEGATIVE = "the spec's shape is a shape; OpenVINO's shape inference reads a -1 in it as a dynamic dimension"
+_RU_RANGES = {"f": [(0, 1), (-3, 7), (-100.5, 3.25), (2, 1000), (0.25, 0.5), (-1e3, -999)],
+              "i": [(0, 1), (-3, 7), (50, 100), (-1000, 1000), (-2**31, 2**31 - 1), (7, 8)]}
+
+
+def _random_uniform_cases():
+    rng = rng_for(RU)
+    out = []
+    types = itertools.cycle(RANDOM_TYPES)
+    for i in range(100):
+        et = next(types)
+        t = element_type(et)
+        align = ("tensorflow", "pytorch")[i % 2 if i < 60 else int(rng.integers(0, 2))]
+        rank = int(rng.integers(0, 4))
+        dims = [int(rng.integers(1, 8)) for _ in range(rank)]
+        if i % 23 == 11 and rank:
+            dims[0] = 0
+        if i % 10 == 9:
+            dims = [int(rng.integers(300, 900))]                # several Philox blocks / MT19937 twists
+        ranges = _RU_RANGES["f" if t.is_float else "i"]
+        lo, hi = ranges[int(rng.integers(0, len(ranges)))]
+        if et == "i64" and i % 4 == 2:
+            lo, hi = (-5, 2**40) if i % 8 == 2 else (2**33, 2**33 + 12345)   # wide: two words per value (pytorch)
+        if et == "i32" and lo < -2**30 and rng.random() < 0.5:
+            lo, hi = 5, 2**31 - 1
+        if et == "bf16":
+            # OpenVINO's reference maps bf16 onto [min, max) in a way no rounding order reproduces (its
+            # [0, 1) streams agree with the spec): bf16 cases draw from [0, 1)
+            lo, hi = 0, 1
+        seeds = [int(v) for v in rng.integers(0, 1 << 31, 2)]
+        if i % 7 == 3:
+            seeds[1] = 0
+        if i % 13 == 5:
+            seeds[0] = 0
+        if seeds == [0, 0]:
+            seeds = [1, 0]
+        shape = np.asarray(dims, np.int64 if i % 3 == 0 else np.int32)
+        one = rng.random() < 0.25
+        bounds = tuple(np.asarray([v] if one else v).astype(t.dtype) for v in (lo, hi))
+        attrs = {"output_type": et, "global_seed": seeds[0], "op_seed": seeds[1], "alignment": align}
+        out.append(Case(RU, f"{i}_{et}_{align[:2]}_{_shape_tag(dims)}_{lo}_{hi}_s{seeds[0]}_{seeds[1]}",
+                        (shape,) + bounds, attrs, openvino=RU_CPU, oracle="reference"))
+    f, s = np.float32, np.asarray([2, 3], np.int64)
+    a = {"output_type": "f32", "global_seed": 1, "op_seed": 2}
+    out += [Case(RU, "err_min_max", (s, f(1), f(1)), a, error="minval must be less than maxval"),
+            Case(RU, "err_min_above", (s, f(2), f(1)), a, error="minval must be less than maxval"),
+            Case(RU, "err_types", (s, np.float16(0), np.float16(1)), a, error="expected output_type f32"),
+            Case(RU, "err_shape_2d", (s.reshape(1, 2), f(0), f(1)), a, error="input 'shape' must be 1-D"),
+            Case(RU, "err_shape_negative", (np.asarray([2, -3]), f(0), f(1)), a, error="must be non-negative"),
+            Case(RU, "err_two_min", (s, f([0, 0]), f(1)), a, error="'minval' must have one element"),
+            Case(RU, "err_seed", (s, f(0), f(1)), {**a, "global_seed": -1}, error="must be non-negative"),
+            Case(RU, "err_alignment", (s, f(0), f(1)), {**a, "alignment": "numpy"}, error="is not one of"),
+            Case(RU, "err_output_type", (s, np.int8(0), np.int8(1)), {**a, "output_type": "i8"}, error="is not one of"),
+            Case(RU, "err_shape_type", (s.astype(np.float32), f(0), f(1)), a, error="expected one of i32, i64")]
+    return out
+
+
+def _random_uniform_shape_cases():
+    rng = rng_for(RU, 1)
+    out = []
+    for c in _random_uniform_cases():
+        if c.error:
+            continue
+        shape, lo, hi = c.inputs
+        known = rng.random() < 0.6
+        ss = shape.shape if known or rng.random() < 0.6 else PartialShape.dynamic()
+        infos = (info(element_type_of(shape), ss, shape if known else None),
+                 info(element_type_of(lo), lo.shape, lo if rng.random() < 0.5 else None),
+                 info(element_type_of(hi), hi.shape, hi if rng.random() < 0.5 else None))
+        out.append(ShapeCase(RU, f"{'k' if known else 'u'}_{ss}_{c.id}", infos, c.attrs))
+    a = {"output_type": "f32", "global_seed": 1, "op_seed": 2}
+    f = lambda s, v=None: info("f32", s, v)     # noqa: E731
+    corners = {"shape_interval": (info("i64", [(1, 4)]), f([]), f([])),
+               "shape_dyn": (info("i64", "[...]"), f([]), f([])),
+               "min_eq_max": (info("i64", [2]), f([], np.float32(1)), f([], np.float32(1))),
+               "min_1d": (info("i64", [2]), f([1]), f([])), "min_2": (info("i64", [2]), f([2]), f([])),
+               "min_2d": (info("i64", [2]), f([1, 1]), f([])), "min_dyn": (info("i64", [2]), f("[...]"), f([])),
+               "shape_2d": (info("i64", [1, 2]), f([]), f([])),
+               "types": (info("i64", [2]), info("f16", []), info("f16", []))}
+    out += [ShapeCase(RU, f"corner_{k}", v, a) for k, v in corners.items()]
+    out.append(ShapeCase(RU, "negative_shape", (info("i64", [2], np.int64([2, -1])), f([]), f([])), a,
+                         openvino=RU_NEGATIVE, expected=None))
+    return out
+
+
 def cases():
-    return _range_cases("Range-1") + _range_cases("Range-4")
+    return (_range_cases("Range-1") + _range_cases("Range-4") + _eye_cases() + _one_hot_cases("OneHot-1")
+            + _one_hot_cases("OneHot-16") + _random_uniform_cases())
 
 
 def shape_cases():
-    return _range_shape_cases("Range-1") + _range_shape_cases("Range-4")
+    return (_range_shape_cases("Range-1") + _range_shape_cases("Range-4") + _eye_shape_cases()
+            + _one_hot_shape_cases("OneHot-1") + _one_hot_shape_cases("OneHot-16") + _random_uniform_shape_cases())

@@ -7,8 +7,11 @@ accumulating in the type gives, since wrapping commutes with sums and products).
 """
 from __future__ import annotations
 
+import string
+
 import numpy as np
 
+from ...opset.matrix import ELLIPSIS, parse_einsum
 from ...types import accumulator_dtype
 
 
@@ -28,6 +31,53 @@ def matmul(a, b, *, transpose_a, transpose_b):
     return np.asarray(out).astype(dtype, copy=False)
 
 
+# --- Einsum-7 ----------------------------------------------------------------------------------------
+def einsum(inputs, *more_inputs, equation):
+    operands = (inputs,) + more_inputs
+    subs, out = parse_einsum(equation)
+    dtype = operands[0].dtype
+    acc = accumulator_dtype(dtype)
+    # '...' becomes letters of its own, right-aligned over the operands (NumPy broadcasting), so an
+    # explicit output without '...' sums those dimensions as the spec says (np.einsum would refuse)
+    used = {lab for sub in subs for lab in sub}
+    covers = [x.ndim - (len(sub) - 1) for x, sub in zip(operands, subs) if ELLIPSIS in sub]
+    ell = [c for c in string.ascii_letters if c not in used][:max(covers, default=0)]
+    def letters(sub, cover):
+        return "".join("".join(ell[len(ell) - cover:]) if lab == ELLIPSIS else lab for lab in sub)
+    in_letters = [letters(sub, x.ndim - (len(sub) - 1)) for x, sub in zip(operands, subs)]
+    out_letters = letters(out, len(ell))
+    # labelled dimensions broadcast (a 1 yields to the others' length), as the shape rule checked
+    size = {}
+    for x, lets in zip(operands, in_letters):
+        for lab, n in zip(lets, x.shape):
+            size[lab] = n if size.get(lab, 1) == 1 else size[lab]
+    arrays = [np.broadcast_to(x.astype(acc, copy=False), [size[lab] for lab in lets])
+              for x, lets in zip(operands, in_letters)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = np.einsum(",".join(in_letters) + "->" + out_letters, *arrays)
+    return np.asarray(y).astype(dtype, copy=False)
+
+
+# --- Inverse-14 --------------------------------------------------------------------------------------
+def inverse(input, *, adjoint):
+    """LAPACK's LU with partial pivoting (np.linalg), as the spec's algorithm. The spec leaves a
+    singular matrix's result undefined: it is NaN here (exactly singular: a zero pivot, det == 0)."""
+    x = input.astype(accumulator_dtype(input.dtype), copy=False)
+    if x.size == 0:
+        return np.empty(input.shape, input.dtype)
+    with np.errstate(all="ignore"):
+        det = np.linalg.det(x)
+        singular = ~(det != 0)                      # NaN input: NaN det counts as singular too
+        eye = np.eye(x.shape[-1], dtype=x.dtype)
+        inv = np.linalg.inv(np.where(singular[..., None, None], eye, x))
+        if adjoint:
+            inv = inv * det[..., None, None]
+        out = np.where(singular[..., None, None], np.asarray(np.nan, x.dtype), inv)
+    return out.astype(input.dtype)
+
+
 KERNELS = {
     "MatMul-1": matmul,
+    "Einsum-7": einsum,
+    "Inverse-14": inverse,
 }

@@ -6,6 +6,7 @@ std::nearbyint). A NaN passes both comparisons and stays NaN through the formula
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ...types import accumulator_dtype
@@ -25,6 +26,24 @@ def fake_quantize(data, input_low, input_high, output_low, output_high, *, level
     return np.broadcast_to(out, data.shape).astype(data.dtype)
 
 
+# --- FakeConvert-13 ----------------------------------------------------------------------------------
+_F8 = {"f8e4m3": ml_dtypes.float8_e4m3fn, "f8e5m2": ml_dtypes.float8_e5m2}
+
+
+def fake_convert(data, scale, shift=None, *, destination_type):
+    """Scaled and shifted data rounded (half to even) to the 8-bit type, saturating at its largest
+    finite value (as OpenVINO converts: +-inf too), then shifted and scaled back; computed in f32."""
+    f8 = _F8[destination_type]
+    big = np.float32(ml_dtypes.finfo(f8).max)
+    x, s = data.astype(np.float32), scale.astype(np.float32)
+    b = np.float32(0) if shift is None else shift.astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        y = np.clip(x * s - b, -big, big).astype(f8).astype(np.float32)
+        out = (y + b) / s
+    return np.broadcast_to(out, data.shape).astype(data.dtype)
+
+
 KERNELS = {
     "FakeQuantize-1": fake_quantize,
+    "FakeConvert-13": fake_convert,
 }
