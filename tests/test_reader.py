@@ -308,3 +308,23 @@ def test_broken_bodies():
     rejects(xml.replace(b'<edge from-layer="5" to-layer="0"/>', b'<edge from-layer="0" to-layer="5"/>'),
             "back edge 0 -> 5 must go from a body Result to a body Parameter", w)
     rejects(xml.replace(b'type="Add"', b'type="Addd"'), "Addd", w)
+
+
+def test_one_op_model_of_a_split_keeps_every_output_apart(tmp_path):
+    """The one-op writer names each repeated variadic output apart (output, output_1, ...), so `Model.run`'s
+    dict holds all of them, equal to OpenVINO's outputs in order."""
+    import openvino as ov
+    from opref.ir_xml.writer import op_model
+    from opref.shapes import TensorInfo
+    infos = [TensorInfo("f32", [4, 6]), TensorInfo("i64", [], np.array(1))]
+    xml, weights = op_model("Split-1", infos, {"num_splits": 3}, opref.get_schema("Split-1").infer(infos, {"num_splits": 3}))
+    (tmp_path / "m.xml").write_bytes(xml)
+    (tmp_path / "m.bin").write_bytes(weights or b"")
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    got = opref.load(tmp_path / "m.xml").run([x])
+    assert list(got) == ["output", "output_1", "output_2"]
+    compiled = ov.Core().compile_model(str(tmp_path / "m.xml"), "CPU")
+    theirs = compiled([x])
+    for (name, ours), out in zip(got.items(), compiled.outputs):
+        assert name in out.get_names()
+        np.testing.assert_array_equal(ours, theirs[out])

@@ -47,14 +47,8 @@ def _random(port, shape, rng) -> np.ndarray:
     if n * max(t.dtype.itemsize, 1) > MAX_RANDOM_BYTES:
         raise InputError(f"input {port.name!r}: a random tensor of shape {list(shape)} would need more than "
                          f"{MAX_RANDOM_BYTES} bytes; give --input or a smaller --shape")
-    if t.name == "boolean":
-        return rng.integers(0, 2, shape).astype(bool)
-    if t.name == "string":
-        return np.full(shape, "opref")
-    if t.is_float:
-        return rng.standard_normal(shape).astype(np.float32).astype(t.dtype)
-    lo, hi = (0, 2) if t.name == "u1" else (0, 16) if t.bits == 4 and not t.is_signed else (-8, 8)
-    return rng.integers(lo, hi, shape).astype(t.dtype)
+    from .conformance.extract import random_array
+    return random_array(t.name, shape, rng)
 
 
 def _summary(a: np.ndarray) -> str:

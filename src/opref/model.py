@@ -49,12 +49,15 @@ class Model:
 
     @property
     def outputs(self) -> list[ModelPort]:
-        out = []
+        out, used = [], set()
         for r in self.graph.results:
             src = r.inputs[0]
             names = tuple(src.node.outputs[src.port].names)
             info = self.infos[src.info_key]
-            out.append(ModelPort(names[0] if names else r.name, names or (r.name,), info.element_type, info.shape))
+            # two Results of one tensor (or tensors sharing a name) keep apart in `run`'s dict by Result name
+            name = names[0] if names and names[0] not in used else r.name
+            used.add(name)
+            out.append(ModelPort(name, names or (r.name,), info.element_type, info.shape))
         return out
 
     def _parameter(self, name: str) -> Node:

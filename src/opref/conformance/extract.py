@@ -22,7 +22,9 @@ from .suite import safe_id, write_case, write_manifest
 SKIP = ("Parameter", "Constant", "Result")
 
 
-def _random(et: str, shape, rng) -> np.ndarray:
+def random_array(et: str, shape, rng) -> np.ndarray:
+    """Random values of element type `et`: standard normal floats, small integers (non-negative for
+    unsigned types), both booleans; what `opref run` and `extract` feed a model that has no inputs given."""
     t = element_type(et)
     if t.name == "boolean":
         return rng.integers(0, 2, shape).astype(bool)
@@ -69,7 +71,7 @@ def extract(models, out, *, seed: int = 0, command: str = "") -> dict:
         for port in model.inputs:
             if not port.shape.rank_is_static:
                 raise InputError(f"{path}: input {port.name!r} has a dynamic rank; extract needs ranked inputs")
-            feeds.append(_random(port.element_type, [max(d.lo, 1) for d in port.shape], rng))
+            feeds.append(random_array(port.element_type, [max(d.lo, 1) for d in port.shape], rng))
 
         def sink(node, args, path=path, stem=stem):
             if any(a is None for a in args):

@@ -82,9 +82,11 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     n_in = len(inputs)
     out_ports = schema.output_ports(len(outputs)) if outputs else \
         schema.output_ports(count) if count is not None else list(schema.outputs)
+    # a repeated variadic output (Split) gets one tensor name per output: output, output_1, ...
+    names = [p.name if out_ports.index(p) == k else f"{p.name}_{k - out_ports.index(p)}" for k, p in enumerate(out_ports)]
     for k, port in enumerate(out_ports):   # port ids run on from the inputs to the outputs
         info = outputs[k] if outputs else None
-        p = etree.SubElement(out_el, "port", id=str(n_in + k), names=port.name,
+        p = etree.SubElement(out_el, "port", id=str(n_in + k), names=names[k],
                              precision=element_type(info.element_type).precision if info else "FP32")
         if info is not None:
             _dims(p, info.shape)
