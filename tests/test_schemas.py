@@ -178,3 +178,23 @@ def test_coverage_from_the_opset_table():
     assert not sorted(n for n, e in table.items() if category_of(e) in COMPLETE_CATEGORIES and n not in registered)
     assert counts == {"arithmetic": 34, "activation": 19, "comparison": 9, "logical": 5, "bitwise": 6,
                       "reduction": 9, "conversion": 5, "condition": 3}
+
+
+def test_enum_values_match_without_regard_to_case():
+    """run_op/infer_op take an enum value in any case, as the IR reader does (the spec writes LOWEST)."""
+    x, ids = np.array([1.0, 5.0], np.float32), np.array([0, 2])
+    lower = opref.run_op("SegmentMax-16", [x, ids], {"fill_mode": "lowest"})[0]
+    upper = opref.run_op("SegmentMax-16", [x, ids], {"fill_mode": "LOWEST"})[0]
+    np.testing.assert_array_equal(lower, upper)
+    assert opref.get_schema("DepthToSpace-1").bind_attrs({"block_size": 2, "mode": "Blocks_First"})["mode"] == \
+        "blocks_first"
+    with pytest.raises(opref.OprefError, match="is not one of"):
+        opref.get_schema("SegmentMax-16").bind_attrs({"fill_mode": "lowest_"})
+
+
+def test_bucketize_output_type_defaults_to_openvinos():
+    import openvino.opset3 as ops3
+    node = ops3.bucketize(ops3.parameter([3], np.float32), ops3.parameter([2], np.float32))
+    default = node.get_output_element_type(0).get_type_name()
+    assert opref.get_schema("Bucketize-3").attr("output_type").default == default == "i64"
+    assert opref.run_op("Bucketize-3", [np.array([1.0, 5.0]), np.array([2.0, 4.0])])[0].dtype == np.int64

@@ -47,8 +47,8 @@ BUCKETIZE_3 = OpSchema(
     "Bucketize", 3, category="condition",
     inputs=(Port("data", "T"), Port("buckets", "T_BOUNDARIES", doc="sorted unique boundaries, 1-D")),
     outputs=(Port("output", "T_IND"),),
-    # OpenVINO's IR reader leaves output_type unset when the attribute is absent, and then rejects it
-    attributes=(Attr("output_type", ELEMENT_TYPE, allowed=IDX, doc="element type of the bucket indices"),
+    # i64 is the spec's default and OpenVINO's Python factory's (its IR reader alone insists on the attribute)
+    attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the bucket indices"),
                 Attr("with_right_bound", BOOL, True,
                      doc="true: bucket i holds (b[i-1], b[i]]; false: [b[i-1], b[i])")),
     type_constraints={"T": NUMERIC_BYTES, "T_BOUNDARIES": NUMERIC_BYTES, "T_IND": IDX},

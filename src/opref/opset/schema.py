@@ -205,6 +205,9 @@ class OpSchema:
             except (TypeError, ValueError) as e:
                 raise AttributeError_(f"{self.versioned_name}: attribute {a.name!r} must be of kind "
                                       f"{a.type}, got {v!r} ({e})") from None
+            if a.allowed is not None and v not in a.allowed and isinstance(v, str):
+                # enum values match without regard to case, as the IR reader reads them ("LOWEST")
+                v = next((x for x in a.allowed if isinstance(x, str) and x.casefold() == v.casefold()), v)
             if a.allowed is not None and v not in a.allowed:
                 raise AttributeError_(f"{self.versioned_name}: attribute {a.name!r} = {v!r} is not one of "
                                       f"{', '.join(map(repr, a.allowed))}")

@@ -437,7 +437,7 @@ def _segment_max_cases():
     out += [Case(op, "err_unsorted", (f, np.array([1, 0, 2])), {"fill_mode": "zero"}, error="must be sorted"),
             Case(op, "err_ids_length", (f, np.array([0, 1])), {"fill_mode": "zero"}, error="first dimension"),
             Case(op, "err_scalar", (np.float32(1), np.array([0])), {"fill_mode": "zero"}, error="cannot be a scalar"),
-            Case(op, "err_fill", (f, np.array([0, 1, 1])), {"fill_mode": "ZERO"}, error="'fill_mode'"),
+            Case(op, "err_fill", (f, np.array([0, 1, 1])), {"fill_mode": "minimum"}, error="'fill_mode'"),
             Case(op, "err_missing_fill", (f, np.array([0, 1, 1])), {}, error="missing required attribute")]
     return out
 

@@ -136,13 +136,13 @@ def _bucketize():
                                  f"_{attrs['output_type']}", (x, b), attrs, _two_type_marks))
     spec = (np.array([[3, 50], [10, -1]], np.int32), np.array([0, 5, 10], np.int32))
     out.append(make_case(op, "spec_example", spec, {"output_type": "i64"}, _two_type_marks))
+    out.append(make_case(op, "default_output_type", spec, {}, _two_type_marks))     # i64, the spec's default
     f = np.zeros
     out += [
         Case(op, "err_buckets_2d", (f(3, np.float32), f((2, 2), np.float32)), {"output_type": "i64"},
              error="input 'buckets' must be 1-D"),
         Case(op, "err_output_type", (f(3, np.float32), f(2, np.float32)), {"output_type": "f32"},
              error="'output_type'"),
-        Case(op, "err_missing_output_type", (f(3, np.float32), f(2, np.float32)), error="missing required attribute"),
         Case(op, "err_bool", (f(3, bool), f(2, np.float32)), {"output_type": "i64"}, error="expected one of"),
     ]
     return out
