@@ -450,9 +450,10 @@ SPLIT_1 = OpSchema(
 
 VARIADIC_SPLIT_1 = OpSchema(
     "VariadicSplit", 1, category="movement",
-    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True), Port("split_lengths", "T_AXIS", const=True)),
+    # axis and split_lengths take their integer types independently (i64 axis, i32 lengths from PyTorch's split)
+    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True), Port("split_lengths", "T_LEN", const=True)),
     outputs=(Port("output", "T", variadic=True),),
-    type_constraints={"T": ALL, "T_AXIS": T_INT},
+    type_constraints={"T": ALL, "T_AXIS": T_INT, "T_LEN": T_INT},
     shape=variadic_split_shape,
     output_count=lambda inputs, attrs: _length_count(inputs[2]) if len(inputs) > 2 else None,
     doc="Splits data along axis into parts of the given lengths; one length may be -1 (the rest).",
@@ -573,7 +574,7 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
     if pad_value is not None:
         check(not pad_value.shape.rank_is_static or len(pad_value.shape) == 0, op,
               f"pad_value must be a scalar, got shape {pad_value.shape}")
-        check(pad_mode == "constant", op, f"pad_value is given, but pad_mode is {pad_mode!r} (not 'constant')")
+        # other modes ignore it: OpenVINO's converter writes it for reflect/edge/symmetric too, and OpenVINO reads it
     check_1d(op, "pads_begin", pads_begin)
     check_1d(op, "pads_end", pads_end)
     if data.element_type == "string":

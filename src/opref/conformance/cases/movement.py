@@ -394,6 +394,10 @@ def _variadic_split():
         t = _idx_type(i, lengths + [ax])
         out.append(_mcase(op, f"{i}_{et}_{_ids(shape)}_axis{ax}_{lengths}",
                           (array(rng, et, shape), ints_array(axis_v, t), ints_array(lengths, t))))
+    # axis and split_lengths of independent integer types (PyTorch's split converts to i64 axis, i32 lengths)
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for at, lt in (("i64", "i32"), ("i32", "i64"), ("u8", "i64")):
+        out.append(_mcase(op, f"axis_{at}_lengths_{lt}", (x, ints_array(2, at), ints_array([1, -1, 2], lt))))
     return out
 
 
@@ -467,6 +471,11 @@ def _pad(op):
         if mode == "constant" and i % 8 < 5 and et != "string":
             inputs.append(array(rng, et, ()))
         out.append(_mcase(op, f"{i}_{et}_{mode}_{_ids(shape)}_{pb}_{pe}_{len(inputs)}", inputs, {"pad_mode": mode}))
+    # OpenVINO's converter writes a pad_value for every mode; the other modes ignore it
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for mode in ("reflect", "edge", "symmetric"):
+        out.append(_mcase(op, f"{mode}_with_pad_value", [x, np.array([1, 2], np.int64), np.array([2, 1], np.int64),
+                                                          np.float32(7)], {"pad_mode": mode}))
     return out
 
 
