@@ -18,6 +18,7 @@ from opref.runtime.kernels import convolution as kernels
 from opref.types import element_type
 
 from oracles import ov_infer, ov_run
+from conv_compare import compare
 
 CONV, GROUP = "Convolution-1", "GroupConvolution-1"
 CASES = conv_cases.cases()
@@ -154,14 +155,6 @@ def test_case_tables_are_deterministic_and_large_enough():
 
 
 # --- against OpenVINO: values ---------------------------------------------------------------------------
-# (rtol, atol per sqrt(K)) by element type; K is the reduction size C_IN/GROUPS * prod(kernel).
-# Narrow floats sum in f32 and round once, like OpenVINO: they may differ by one unit in the last
-# place of the output where the f32 sums straddle a rounding boundary.  f64: the CPU plugin computes
-# f64 in f32, so it is held to f32's tolerance (f64-only precision is checked below, exactly).
-TOLERANCE = {"f64": (1e-5, 1e-5), "f32": (1e-5, 1e-5), "f16": (1e-3, 1e-3), "bf16": (8e-3, 8e-3),
-             "f8e4m3": (0.125, 0.125), "f8e5m2": (0.25, 0.25)}
-
-
 def _reduction(case) -> int:
     w = case.inputs[1]
     lead = 3 if case.op == GROUP else 2
@@ -169,16 +162,7 @@ def _reduction(case) -> int:
 
 
 def _compare(case, got, want, what):
-    assert got.dtype == want.dtype and got.shape == want.shape, \
-        f"{case.name}: {what} gave {want.dtype}{list(want.shape)}, opref {got.dtype}{list(got.shape)}"
-    et = element_type(got.dtype)
-    if not et.is_float:
-        np.testing.assert_array_equal(got, want, strict=True, err_msg=f"{case.name} vs {what}")
-        return
-    rtol, atol = TOLERANCE[et.name]
-    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol,
-                               atol=atol * max(1.0, math.sqrt(_reduction(case))),
-                               err_msg=f"{case.name} vs {what}")
+    compare(case, got, want, what, _reduction(case))
 
 
 def _direct(case) -> np.ndarray:

@@ -785,9 +785,11 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
     for name, info in (("begin", begin), ("end", end), ("stride", stride)):
         if info is not None:
             check_1d(op, name, info)
-    # without a stride input, OpenVINO makes default strides of begin's length: it must be 1-D
-    check(stride is not None or begin.shape.rank_is_static, op, "input 'begin' must be 1-D when there is no stride "
-          f"input (the default strides take its length), got shape {begin.shape}")
+    # without a stride input, OpenVINO makes default strides of begin's (or else end's) length: one of them must
+    # be of known rank (OpenVINO rejects begin and end both of dynamic rank, and takes end [2] with begin [...])
+    check(stride is not None or begin.shape.rank_is_static or end.shape.rank_is_static, op, "input 'begin' or "
+          f"'end' must be 1-D when there is no stride input (the default strides take its length), got shapes "
+          f"{begin.shape} and {end.shape}")
     check(sum(1 for v in ellipsis_mask if v) <= 1, op, f"ellipsis_mask {list(ellipsis_mask)} sets more than one axis")
     shape = data.shape
     if not shape.rank_is_static:
