@@ -17,8 +17,8 @@ from opref.conformance.onnx_export import export, onnx_model
 from opref.runtime.kernels import convolution as kernels
 from opref.types import element_type
 
-from oracles import ov_infer, ov_run
-from conv_compare import compare
+from oracles import ov_run
+from conv_compare import compare, openvino_error, opref_shape, ov_shape
 
 CONV, GROUP = "Convolution-1", "GroupConvolution-1"
 CASES = conv_cases.cases()
@@ -268,36 +268,10 @@ def test_error_cases_rejected_by_both(case):
     assert "Exception from src/" in openvino_error(case), f"{case.name}: not OpenVINO's own error"
 
 
-def openvino_error(case) -> str:
-    """OpenVINO's own error for a case (its C++ exceptions reach Python as RuntimeError naming the source
-    file); an error opref raises while writing the oracle's model is a failure, not a rejection."""
-    try:
-        ov_run(case.op, case.inputs, case.attrs)
-    except opref.OprefError as e:
-        pytest.fail(f"{case.name}: opref could not build OpenVINO's model ({e}); OpenVINO was not asked")
-    except RuntimeError as e:
-        return str(e)
-    pytest.fail(f"{case.name}: OpenVINO accepts what opref rejects")
-
-
 # --- against OpenVINO: shapes ---------------------------------------------------------------------------
-def _opref_shape(case):
-    try:
-        return str(opref.infer_op(case.op, case.inputs, case.attrs)[0].shape)
-    except opref.OprefError as e:
-        return e
-
-
-def _ov_shape(case):
-    try:
-        return ov_infer(case.op, case.inputs, case.attrs)[0][0]
-    except RuntimeError as e:
-        return e
-
-
 @pytest.mark.parametrize("case", SHAPE_CASES, ids=lambda c: c.name)
 def test_shapes_against_openvino(case):
-    mine, theirs = _opref_shape(case), _ov_shape(case)
+    mine, theirs = opref_shape(case), ov_shape(case)
     if case.openvino is not None:
         # the spec wins: opref rejects what OpenVINO (wrongly) accepts
         assert isinstance(mine, opref.OprefError) and not isinstance(theirs, Exception), \
@@ -314,7 +288,7 @@ def test_shapes_against_openvino(case):
 def test_shape_cases_cover_errors_and_dynamic_ranks():
     for op in (CONV, GROUP):
         cases = [c for c in SHAPE_CASES if c.op == op]
-        errors = sum(isinstance(_opref_shape(c), Exception) for c in cases)
+        errors = sum(isinstance(opref_shape(c), Exception) for c in cases)
         assert 20 <= errors <= len(cases) // 2
         assert sum(not c.inputs[0].shape.rank_is_static for c in cases) >= 10
         assert sum(not c.inputs[1].shape.rank_is_static for c in cases) >= 10

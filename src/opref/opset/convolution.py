@@ -98,6 +98,22 @@ def convolution_shape(data, filters, *, strides, pads_begin, pads_end, dilations
     return PartialShape([batch, c_out] + spatial)
 
 
+def group_count(op, ds, fs, *, c_in_axis: int) -> Dimension:
+    """GROUPS of a grouped convolution's filters fs [GROUPS, ...] (static rank), merged with what the data's
+    channels ds[1] = GROUPS x C_IN say, C_IN being filters dimension c_in_axis."""
+    groups = fs[0]
+    if ds.rank_is_static and fs[c_in_axis].is_static:
+        c_in = fs[c_in_axis].lo
+        check(c_in > 0, op, f"filters dimension {c_in_axis} (input channels per group) must be > 0, got {fs}")
+        per_group = ds[1].divide(c_in)
+        merged = None if per_group is None else groups.merge(per_group)
+        if merged is None:
+            fail(op, f"data channels ({ds[1]}, dimension 1 of data {ds}) must equal GROUPS ({groups}) x "
+                 f"input channels per group ({c_in}) of filters {fs}")
+        groups = merged
+    return groups
+
+
 def group_convolution_shape(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
     op = "GroupConvolution-1"
     n = _num_spatial(data, filters, 3, (strides, dilations, pads_begin, pads_end))
@@ -111,17 +127,7 @@ def group_convolution_shape(data, filters, *, strides, pads_begin, pads_end, dil
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad)
     batch = ds[0] if ds.rank_is_static else Dimension()
     if fs.rank_is_static:
-        groups = fs[0]
-        if ds.rank_is_static and fs[2].is_static:
-            c_in = fs[2].lo
-            check(c_in > 0, op, f"filters dimension 2 (input channels per group) must be > 0, got {fs}")
-            per_group = ds[1].divide(c_in)
-            merged = None if per_group is None else groups.merge(per_group)
-            if merged is None:
-                fail(op, f"data channels ({ds[1]}, dimension 1 of data {ds}) must equal GROUPS ({groups}) x "
-                     f"input channels per group ({c_in}) of filters {fs}")
-            groups = merged
-        c_out = groups * fs[1]
+        c_out = group_count(op, ds, fs, c_in_axis=2) * fs[1]
     else:
         c_out = Dimension()
     spatial = _spatial(op, _dims(ds, n, 2), _dims(fs, n, 3), strides=strides, dilations=dilations,

@@ -19,8 +19,8 @@ drops the spatial axes (an output_shape of unknown length), opref keeps them as 
 from __future__ import annotations
 
 from ..shapes import INT64_MAX, Dimension, PartialShape
-from .convolution import CONV_AUTO_PAD, T_CONV, _check_attrs, _dims
-from .helpers import check, check_1d, fail, ints_of
+from .convolution import CONV_AUTO_PAD, T_CONV, _check_attrs, _dims, group_count
+from .helpers import check, check_1d, ints_of
 from .schema import INTS, STRING, Attr, OpSchema, Port
 
 # output_shape: "any integer type"
@@ -172,17 +172,7 @@ def group_convolution_backprop_data_shape(data, filters, output_shape=None, *, s
               f"filters {fs}")
         if not fs.rank_is_static:
             return Dimension()
-        groups = fs[0]
-        if ds.rank_is_static and fs[1].is_static:
-            c_in = fs[1].lo
-            check(c_in > 0, op, f"filters dimension 1 (input channels per group) must be > 0, got {fs}")
-            per_group = ds[1].divide(c_in)
-            merged = None if per_group is None else groups.merge(per_group)
-            if merged is None:
-                fail(op, f"data channels ({ds[1]}, dimension 1 of data {ds}) must equal GROUPS ({groups}) x "
-                     f"input channels per group ({c_in}) of filters {fs}")
-            groups = merged
-        c_out = groups * fs[2]
+        c_out = group_count(op, ds, fs, c_in_axis=1) * fs[2]
         # ov::Interval saturates a product beyond int64 to an unbounded one
         return c_out if c_out.hi is None or c_out.hi < INT64_MAX else Dimension(c_out.lo, None)
 
