@@ -653,6 +653,8 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--opset", metavar="opsetN", help="only the op versions of this OpenVINO opset (opset15 or 15)")
     o.add_argument("--category", metavar="C", help="only this category (movement, convolution, arithmetic, ...)")
     o.add_argument("--domain", metavar="D", help="only this domain: openvino or tf (TensorFlow semantics)")
+    o.add_argument("--onnx", action="store_true", help="whether each op version lowers to ONNX (opref export-onnx), "
+                   "and why not")
     o.add_argument("--json", action="store_true", help="print the list (or the reference) as JSON on stdout")
     o.set_defaults(fn=cmd_ops)
 
@@ -660,6 +662,7 @@ def parser() -> argparse.ArgumentParser:
     conformance_commands.add_parser(sub)      # conformance generate | extract | run | report
     from .conformance import model_compare; model_compare.add_parser(sub)   # compare [--find-divergence]
     from .conformance import model_reduce; model_reduce.add_parser(sub)     # reduce: a minimal disagreeing sub-graph
+    from .conformance import onnx_file; onnx_file.add_parser(sub)           # export-onnx: IR -> verified ONNX
     _no_abbrev(p)
     return p
 

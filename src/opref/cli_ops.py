@@ -137,6 +137,17 @@ def cmd_ops(args) -> int:
             raise InputError(f"no op version matches {args.name!r}{filtered}"
                              + (f"; did you mean {', '.join(close)}?" if close else ""))
         schemas = picked
+    if getattr(args, "onnx", False):
+        from .onnx.registry import status
+        rows = [(s.versioned_name, s.category, status(s.versioned_name)) for s in schemas]
+        if args.json:
+            _print_json([{"name": n, "category": c, "onnx": why is None, "reason": why} for n, c, why in rows])
+            return 0
+        for n, c, why in rows:
+            print(f"{n:32} {c:14} " + ("lowers to ONNX" if why is None else f"no ONNX form: {why}"))
+        print(f"{sum(why is None for _, _, why in rows)} of {len(rows)} op versions lower to ONNX "
+              "(a lowering may still refuse some uses: element types, modes; `opref export-onnx` names them)")
+        return 0
     if args.json:
         _print_json([_schema_doc(s, full=False) for s in schemas])
         return 0

@@ -29,8 +29,8 @@ class OnnxCase:
 
     def read(self, outputs) -> list[np.ndarray]:
         """onnxruntime's outputs as opref's element types (carriers converted back)."""
-        return [tagged(np.asarray(y).astype(element_type(et).dtype), et) if et in CARRIERS else np.asarray(y)
-                for y, et in zip(outputs, self.output_types)]
+        return [tagged(np.asarray(y).astype(element_type(et).dtype), et) if et in CARRIERS or et == "string"
+                else np.asarray(y) for y, et in zip(outputs, self.output_types)]
 
     def run(self) -> list[np.ndarray]:
         import onnxruntime as ort

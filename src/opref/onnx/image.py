@@ -1,0 +1,246 @@
+"""Image ops. Interpolate-1/4/11 is ONNX Resize (opset 18: `axes` attribute, sizes or scales for the
+resized axes only), after a zero Pad for pads_begin/pads_end:
+- nearest -> Resize nearest with the same coordinate transformation and rounding; OpenVINO's `simple`
+  rounding (ceil when the axis shrinks, trunc — after clamping, floor — when it grows) becomes one
+  Resize per direction (nearest is separable). Nearest moves values without arithmetic, so it runs in
+  the image's own type, or one that holds it; f64/i64 images (no onnxruntime kernel) resize an index
+  ramp instead and Gather the source rows along each axis — exact for every element type.
+- linear_onnx -> Resize linear; cubic -> Resize cubic (cubic_coeff_a = cube_coeff, edge-clamped taps);
+  OpenVINO's triangle-filter `linear` -> Resize linear, with antialias when it shrinks every resized
+  axis (ONNX's antialias stretches the triangle by 1/scale as OpenVINO's does; it keeps growing axes
+  unstretched where OpenVINO narrows them, so such a mix is Unsupported). These interpolate in f32, as
+  opref (and OpenVINO's reference) do for every element type: the image goes through f32, integral
+  results are truncated (linear_onnx) or rounded half away from zero (linear) back.
+- axes whose size does not change are left out of the Resize: OpenVINO copies them (ONNX would add
+  zero-weighted neighbours, NaN next to inf, or shift them by half a pixel in tf_half_pixel_for_nn).
+- shape_calculation_mode scales: OpenVINO sizes the output as floor(d * (scale + 1e-6)), ONNX as
+  floor(d * scale), with the same scale for the coordinates: lowered where the two sizes agree (known
+  statically), Unsupported where not.
+Interpolate-1 is Interpolate-4 with the settings OpenVINO runs it with (nearest rounds `simple`, linear is
+linear_onnx below rank 5, asymmetric/half_pixel/align_corners coordinates as its kernel picks them).
+GridSample-9 is ONNX GridSample (opset 20: linear/cubic/nearest; opset 16's bilinear/bicubic names
+before 20), computed in f32 (f64 when data or grid is f64, opset 20 up) as opref does; integral data
+converts back truncated and saturated, NaN as 0.
+The YUV colour conversions (NV12/I420 to RGB/BGR, RGB/BGR to NV12) have no ONNX op."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..opset.image import scale_dim
+from ..shapes import Dimension
+from .builder import Unsupported
+from .glue import carrier, unsupported_type
+
+F32 = np.float32
+_ONNX_NEAREST = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+# --- Interpolate ---------------------------------------------------------------------------------------
+def _plan(image_shape, axes, sizes, scales, calc, pads_b, pads_e):
+    """[(axis, in Dimension, out size, f32 scale or None)] of the axes whose size changes, or Unsupported."""
+    rank = len(image_shape)
+    pb = list(pads_b[:rank]) + [0] * max(rank - len(pads_b), 0)
+    pe = list(pads_e[:rank]) + [0] * max(rank - len(pads_e), 0)
+    padded = [Dimension(d.lo + b + e, None if d.hi is None else d.hi + b + e) for d, b, e in zip(image_shape, pb, pe)]
+    plan = []
+    for i, a in enumerate(axes):
+        d = padded[a]
+        if calc == "scales":
+            s = F32(scales[i])
+            if s == F32(1):
+                continue
+            if not d.is_static:
+                return Unsupported("Interpolate scales on a dynamic dim (ONNX sizes the output as floor(d * scale), "
+                                   "OpenVINO adds 1e-6 to the scale: needs a static dim to check they agree)",
+                                   f"axis {a}: {d}")
+            n = d.lo
+            out = scale_dim(Dimension(n, n), float(s)).lo
+            if int(s * F32(n)) != out:
+                return Unsupported("Interpolate scales where ONNX's floor(d * scale) misses OpenVINO's "
+                                   "floor(d * (scale + 1e-6))", f"axis {a}: {n} * {s}")
+        else:
+            out = int(sizes[i])
+            n = d.lo if d.is_static else None
+            s = None if n is None else (F32(out) / F32(n) if n else F32(1))
+        if n == out:
+            continue
+        if n == 0 or out == 0:
+            return Unsupported("Interpolate of or to an empty axis (onnxruntime's Resize rejects it)", f"axis {a}")
+        plan.append((a, d, out, s))
+    return plan, pb, pe
+
+
+def _resize_attrs(mode, coord, nearest, cube, antialias):
+    attrs = {"coordinate_transformation_mode": coord}
+    if mode == "nearest":
+        return {**attrs, "mode": "nearest", "nearest_mode": nearest}
+    if mode == "cubic":
+        return {**attrs, "mode": "cubic", "cubic_coeff_a": float(cube), "exclude_outside": 0}
+    return {**attrs, "mode": "linear", "antialias": int(antialias)}
+
+
+def _resize(b, x, plan, calc, attrs):
+    """One Resize of `x` over the planned axes (sizes, or scales in scales mode)."""
+    axes = [a for a, *_ in plan]
+    if calc == "scales":
+        return b.node("Resize", [x, None, np.asarray([s for *_, s in plan], F32)], axes=axes, **attrs)
+    return b.node("Resize", [x, None, None, b.i64([o for _, _, o, _ in plan])], axes=axes, **attrs)
+
+
+def _ramp_gather(b, x, rank, plan, calc, attrs):
+    """Nearest for types onnxruntime's Resize lacks: per axis, resize an f32 index ramp and Gather."""
+    for a, d, out, s in plan:
+        n = b.node("Gather", [b.node("Shape", [x]), b.i64([a])])
+        ramp = b.node("Range", [b.scalar(0, "f32"), b.node("Cast", [b.node("Squeeze", [n]), None][:1], to=1),
+                                b.scalar(1, "f32")])
+        ramp = b.node("Reshape", [ramp, b.i64([1] * a + [-1] + [1] * (rank - a - 1))])
+        idx = _resize(b, ramp, [(a, d, out, s)], calc, attrs)
+        idx = b.node("Cast", [b.node("Reshape", [idx, b.i64([-1])])], to=7)
+        x = b.node("Gather", [x, idx], axis=a)
+    return x
+
+
+def _interpolate(b, call, image, axes, sizes, scales, *, mode, calc, coord, nearest, antialias, pads_b, pads_e, cube):
+    out_et, et = call.outputs[0].element_type, image.element_type
+    if image.rank is None:
+        return Unsupported("Interpolate of dynamic rank (Pad and Resize's axes need the rank)")
+    rank = image.rank
+    if axes is None:
+        axes = list(range(rank))
+    values = sizes if calc == "sizes" else scales
+    if axes is None or values is None:
+        return Unsupported("Interpolate needs constant sizes/scales and axes")
+    planned = _plan(list(image.shape), axes, sizes, scales, calc, pads_b, pads_e)
+    if isinstance(planned, Unsupported):
+        return planned
+    plan, pb, pe = planned
+    needs_static = mode != "nearest" or nearest == "simple" or coord == "tf_half_pixel_for_nn"
+    dynamic = [a for a, d, _, s in plan if s is None]
+    if dynamic and needs_static:
+        return Unsupported("Interpolate needs static dims on the resized axes (to leave out the axes OpenVINO "
+                           "copies, and for nearest_mode simple the direction)", f"axes {dynamic}")
+    integral = call.outputs[0].et.is_integral
+    if mode == "nearest":
+        ct = carrier(et, b.kernel_types("Resize"))
+    elif integral and mode == "cubic":
+        return Unsupported("integral cubic Interpolate (its overshoot converts out of the type's range)", et)
+    else:
+        ct = "f32"                       # opref interpolates every type in f32
+    x = b.cast(image, ct or et, et)
+    if any(pb) or any(pe):
+        x = b.node("Pad", [x, b.i64(pb + pe)], mode="constant")
+    if mode == "nearest":
+        groups = [(nearest, plan)]
+        if nearest == "simple":          # ceil where the axis shrinks, floor (trunc after the clamp) where it grows
+            groups = [("ceil", [p for p in plan if p[3] < 1]), ("floor", [p for p in plan if p[3] >= 1])]
+        for rounding, part in groups:
+            if part:
+                attrs = _resize_attrs(mode, coord, rounding, cube, False)
+                x = _resize(b, x, part, calc, attrs) if ct else _ramp_gather(b, x, rank, part, calc, attrs)
+        return b.cast(x, out_et, ct or et)
+    if mode == "linear" and antialias and any(s < 1 for *_, s in plan):
+        if any(s > 1 for *_, s in plan):
+            return Unsupported("antialiased linear Interpolate growing some axes while shrinking others (OpenVINO "
+                               "narrows the filter of the growing axes, ONNX keeps it)")
+    else:
+        antialias = False
+    if plan:
+        x = _resize(b, x, plan, calc, _resize_attrs("linear" if mode == "linear_onnx" else mode, coord, nearest,
+                                                    cube, antialias))
+    if integral and mode == "linear":    # rounded half away from zero, exactly (in f64)
+        v = b.node("Cast", [x], to=11)
+        x = b.node("Mul", [b.node("Sign", [v]), b.node("Floor", [b.node("Add", [b.node("Abs", [v]),
+                                                                                  b.scalar(0.5, "f64")])])])
+        return b.cast(x, out_et, "f64")
+    return b.cast(x, out_et, "f32")
+
+
+def _v4_common(b, call, image, sizes, scales, axes):
+    a = call.attrs
+    if axes is not None and axes.ints() is None:
+        return Unsupported("Interpolate needs constant sizes/scales and axes")
+    rank = image.rank
+    ax = None if axes is None else [v + rank if v < 0 and rank else v for v in axes.ints()]
+    sizes_v = None if sizes is None or a["shape_calculation_mode"] != "sizes" else sizes.ints()
+    scales_v = None
+    if scales is not None and a["shape_calculation_mode"] == "scales" and scales.value is not None:
+        scales_v = [F32(v) for v in np.asarray(scales.value, F32).reshape(-1)]
+    return _interpolate(b, call, image, ax, sizes_v, scales_v, mode=a["mode"], calc=a["shape_calculation_mode"],
+                        coord=a["coordinate_transformation_mode"], nearest=a["nearest_mode"],
+                        antialias=bool(a["antialias"]), pads_b=list(a["pads_begin"]), pads_e=list(a["pads_end"]),
+                        cube=a["cube_coeff"])
+
+
+def _interpolate_4(b, call):
+    image, sizes, scales = call.inputs[:3]
+    return _v4_common(b, call, image, sizes, scales, call.inputs[3] if len(call.inputs) > 3 else None)
+
+
+def _interpolate_11(b, call):
+    image, both = call.inputs[:2]
+    return _v4_common(b, call, image, both, both, call.inputs[2] if len(call.inputs) > 2 else None)
+
+
+def _interpolate_1(b, call):
+    image, target = call.inputs
+    a = call.attrs
+    if image.rank is None:
+        return Unsupported("Interpolate of dynamic rank (Pad and Resize's axes need the rank)")
+    rank, axes = image.rank, sorted(set(a["axes"]))
+    mode = ("linear_onnx" if rank < 5 else "linear") if a["mode"] == "linear" else a["mode"]
+    coord = "asymmetric"
+    if a["align_corners"]:
+        coord = "align_corners"
+    elif mode in ("linear", "linear_onnx") and not any(a["pads_begin"]) and not any(a["pads_end"]) \
+            and not (rank == 4 and axes == [2, 3]):
+        coord = "half_pixel"
+    return _interpolate(b, call, image, axes, target.ints(), None, mode=mode, calc="sizes", coord=coord,
+                        nearest="simple", antialias=bool(a["antialias"]), pads_b=list(a["pads_begin"]),
+                        pads_e=list(a["pads_end"]), cube=-0.75)
+
+
+# --- GridSample ----------------------------------------------------------------------------------------
+def _to_integral(b, x, ct, out):
+    """Interpolated values of type ct as integral type `out`: truncated, saturated, NaN as 0."""
+    from ..types import element_type
+    info = np.iinfo(element_type(out).dtype)
+    x = b.node("Where", [b.node("IsNaN", [x]), b.scalar(0, ct), x])
+    high = b.node("GreaterOrEqual", [x, b.scalar(float(info.max), ct)])
+    low = b.node("LessOrEqual", [x, b.scalar(float(info.min), ct)])
+    inside = b.node("Where", [b.node("Or", [high, low]), b.scalar(0, ct), x])
+    wide = "i64" if element_type(out).is_signed or element_type(out).bits < 64 else "u64"
+    y = b.node("Where", [high, b.scalar(info.max, wide),
+                         b.node("Where", [low, b.scalar(info.min, wide), b.cast(inside, wide)])])
+    return b.cast(y, out, wide)
+
+
+def _grid_sample(b, call):
+    data, grid = call.inputs
+    out = call.outputs[0].element_type
+    if data.rank is not None and data.rank != 4:
+        return Unsupported("GridSample of other than 4-D data")
+    ct = "f64" if "f64" in (data.element_type, grid.element_type) else "f32"
+    if ct not in b.kernel_types("GridSample"):
+        return unsupported_type("GridSample", ct)
+    a = call.attrs
+    mode = a["mode"]
+    if b.opset >= 20:
+        mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    y = b.node("GridSample", [b.cast(data, ct, data.element_type), b.cast(grid, ct, grid.element_type)], mode=mode,
+               padding_mode=a["padding_mode"], align_corners=int(a["align_corners"]))
+    if call.outputs[0].et.is_integral:
+        return _to_integral(b, y, ct, out)
+    return b.cast(y, out, ct)
+
+
+_YUV = "ONNX has no YUV (NV12/I420) colour-conversion op"
+LOWERINGS = {
+    "Interpolate-1": _interpolate_1,
+    "Interpolate-4": _interpolate_4,
+    "Interpolate-11": _interpolate_11,
+    "GridSample-9": _grid_sample,
+}
+NO_ONNX = {
+    "NV12toRGB-8": _YUV, "NV12toBGR-8": _YUV, "I420toRGB-8": _YUV, "I420toBGR-8": _YUV,
+    "RGBtoNV12-17": _YUV, "BGRtoNV12-17": _YUV,
+}
