@@ -177,10 +177,52 @@ def test_usage_errors_exit_2_without_traceback(models):
     d, xml = models
     p = opref_cli("compare", xml["relu"], "--input", f"nope={d / 'x_nan.npy'}", check=2)
     assert "no input named 'nope'" in p.stderr and "Traceback" not in p.stderr
-    p = opref_cli("compare", xml["relu"], "--backends", "opref,onnxruntime", check=2)
-    assert "--onnx" in p.stderr and "Traceback" not in p.stderr
+    stateful = _stateful(d)          # onnxruntime without --onnx runs opref's export, which a state op stops
+    p = opref_cli("compare", stateful, "--backends", "opref,onnxruntime", check=2)
+    assert "--onnx" in p.stderr and "ReadValue-6" in p.stderr and "Traceback" not in p.stderr
     p = opref_cli("compare", xml["relu"], "--atol", "y:abc", check=2)
     assert "[OUTPUT:]NUMBER" in p.stderr
+
+
+def _stateful(d: Path) -> Path:
+    import openvino as ov
+    from openvino import opset6
+    x = opset6.parameter([2], np.float32, name="x")
+    info = ov.op.util.VariableInfo()
+    info.data_shape, info.data_type, info.variable_id = ov.PartialShape([2]), ov.Type.f32, "v"
+    var = ov.op.util.Variable(info)
+    add = opset6.add(opset6.read_value(x, var), x)
+    xml = d / "stateful.xml"
+    ov.save_model(ov.Model([opset6.result(add)], [opset6.assign(add, var)], [x], "stateful"), str(xml))
+    return xml
+
+
+def test_find_divergence_on_onnxruntime_through_opref_export(tmp_path):
+    """onnxruntime's f64 LogSoftmax gives -inf on a row holding +inf where the spec (and opref) give NaN:
+    compare runs opref's own ONNX export of the IR, and --find-divergence names that layer, with a repro
+    that `opref conformance run --backends opref,onnxruntime` fails."""
+    import openvino as ov
+    import openvino.opset13 as ops
+    x = ops.parameter([2, 4], np.float64, name="x")
+    add = ops.add(x, ops.constant(np.full([1, 4], 0.5)), name="add")
+    lsm = ops.log_softmax(add, 1, name="lsm")
+    mul = ops.multiply(lsm, ops.constant(np.full([1, 4], 2.0)), name="mul")
+    mul.output(0).set_names({"y"})
+    xml = tmp_path / "lsm.xml"
+    ov.save_model(ov.Model([ops.result(mul)], [x], "lsm"), str(xml))
+    v = np.array([[0.0, 1.0, np.inf, 2.0], [0.0, 1.0, 2.0, 3.0]])
+    np.save(tmp_path / "x.npy", v)
+    repro = tmp_path / "repro"
+    p = opref_cli("compare", xml, "--backends", "opref,onnxruntime", "--input", f"x={tmp_path / 'x.npy'}",
+                  "--find-divergence", "--repro", repro, "--json", check=1)
+    doc = _strict(p.stdout)
+    assert doc["onnx_source"].startswith("exported by opref")
+    dv = doc["divergence"]
+    assert dv["layer"] == "lsm" and dv["op"] == "LogSoftmax-5" and dv["reproduced"] is True
+    assert dv["inputs"] == [{"from": "add:0", "op": "Add-1", "status": "agree"}]
+    r = opref_cli("conformance", "run", repro, "--backends", "opref,onnxruntime", "--workers", "1", "-q", check=1)
+    status = {r_["backend"]: r_["status"] for r_ in _strict((repro / "results.json").read_text())["results"]}
+    assert status == {"opref": "passed", "onnxruntime": "failed"}, r.stdout
 
 
 def test_python_api(models):

@@ -8,12 +8,12 @@ import math
 import re
 
 import numpy as np
-import onnxruntime as ort
 import pytest
 
 import opref
 from opref.conformance.cases import convolution as conv_cases
-from opref.conformance.onnx_export import export, onnx_model
+from opref.conformance.cases import tf as tf_cases
+from opref.onnx import Unsupported, case_model
 from opref.runtime.kernels import convolution as kernels
 from opref.types import element_type
 
@@ -295,18 +295,94 @@ def test_shape_cases_cover_errors_and_dynamic_ranks():
 
 
 # --- against onnxruntime --------------------------------------------------------------------------------
-ONNX_CASES = [c for c in VALUE_CASES if export(c.op, c.inputs, c.attrs) is not None]
+# every value case whose lowering (opref.onnx) has an ONNX form
+ONNX_CASES = [c for c in VALUE_CASES if not isinstance(case_model(c.op, c.inputs, c.attrs), Unsupported)]
 
 
 def test_onnx_cases_cover_both_ops():
     for op in (CONV, GROUP):
-        assert sum(c.op == op for c in ONNX_CASES) >= 50
+        assert sum(c.op == op for c in ONNX_CASES) >= 150
+        # i8/u8/i4/u4 through ConvInteger and wrap glue; bf16/f8 computed in f32
+        for t in ("int8", "uint8", "int4", "uint4", "bfloat16", "float8_e4m3fn"):
+            assert any(c.op == op and c.inputs[0].dtype.name == t for c in ONNX_CASES), (op, t)
 
 
 @pytest.mark.parametrize("case", ONNX_CASES, ids=lambda c: c.name)
 def test_values_against_onnxruntime(case):
-    onnx_op = export(case.op, case.inputs, case.attrs)
-    session = ort.InferenceSession(onnx_model(onnx_op).SerializeToString(), providers=["CPUExecutionProvider"])
-    want = onnx_op.output(session.run(None, {f"x{i}": a for i, a in enumerate(onnx_op.inputs)})[0])
+    (want,) = case_model(case.op, case.inputs, case.attrs).run()
     (got,) = opref.run_op(case.op, case.inputs, case.attrs)
     _compare(case, got, want, "onnxruntime")
+
+
+def _dynamic_session(op, infos, attrs):
+    """onnxruntime session of op's lowering for graph inputs of partial shapes (no case has dynamic dims)."""
+    import onnx
+    import onnxruntime as ort
+    from opref.onnx import Builder, Call, Value, lower
+    from opref.onnx.single import value_info
+    from opref.shapes import PartialShape, TensorInfo
+    schema = opref.get_schema(op)
+    attrs = schema.bind_attrs(attrs)
+    outs = schema.infer([TensorInfo(et, shape) for et, shape in infos], attrs)
+    b = Builder()
+    values = [Value(f"in{i}", et, PartialShape(shape)) for i, (et, shape) in enumerate(infos)]
+    names = lower(b, Call(schema, attrs, values, list(outs)))
+    assert not isinstance(names, Unsupported), names
+    graph = onnx.helper.make_graph(b.nodes, op, [value_info(v.name, v.element_type, v.shape) for v in values],
+                                   [value_info(n, o.element_type, o.shape) for n, o in zip(names, outs)],
+                                   initializer=b.initializers)
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", b.opset)], ir_version=10)
+    onnx.checker.check_model(model, full_check=True)
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+@pytest.mark.parametrize("mode", ["same_upper", "same_lower"])
+@pytest.mark.parametrize("op,filters", [(CONV, [4, 3, 3, 2]), (GROUP, [3, 2, 1, 3, 2])])
+def test_onnx_same_padding_on_dynamic_spatial_dims(op, filters, mode):
+    # SAME pads read the spatial sizes at run time (Pad glue): with dilations, and kernels shorter than the
+    # stride, where onnxruntime's own SAME_* refuses or shifts the windows
+    rng = np.random.default_rng(3)
+    for et, dtype in (("f32", np.float32), ("i8", np.int8)):
+        for s, d in ((1, 1), (2, 3), (4, 1)):
+            attrs = {**_attrs(2, s=s, mode=mode), "dilations": [d, 1]}
+            session = _dynamic_session(op, [(et, [-1, 3, -1, -1]), (et, filters)], attrs)
+            for h, w in ((5, 7), (8, 3), (1, 1), (9, 9)):
+                x, f = rng.integers(-5, 5, (2, 3, h, w)).astype(dtype), rng.integers(-3, 3, filters).astype(dtype)
+                (want,) = session.run(None, {"in0": x, "in1": f})
+                (got,) = opref.run_op(op, [x, f], attrs)
+                np.testing.assert_array_equal(got, want, strict=True, err_msg=f"{et} s={s} d={d} {h}x{w}")
+
+
+# tf.DepthwiseConv2dNative (category convolution, cases in cases/tf.py) is lowered to a grouped Conv too;
+# the generic onnxruntime test leaves the convolution category to these files
+DEPTHWISE = "tf.DepthwiseConv2dNative"
+DEPTHWISE_CASES = [c for c in tf_cases.cases() if c.op == DEPTHWISE and c.error is None]
+DEPTHWISE_ONNX = [c for c in DEPTHWISE_CASES if not isinstance(case_model(c.op, c.inputs, c.attrs), Unsupported)]
+
+
+def test_depthwise_onnx_cases_cover_its_types():
+    assert len(DEPTHWISE_ONNX) >= 80
+    assert {c.inputs[0].dtype.name for c in DEPTHWISE_ONNX} == {"float32", "float16", "bfloat16"}   # no f64 Conv
+
+
+@pytest.mark.parametrize("case", DEPTHWISE_ONNX, ids=lambda c: c.name)
+def test_depthwise_values_against_onnxruntime(case):
+    (want,) = case_model(case.op, case.inputs, case.attrs).run()
+    (got,) = opref.run_op(case.op, case.inputs, case.attrs)
+    compare(case, got, want, "onnxruntime", case.inputs[1].shape[0] * case.inputs[1].shape[1])
+
+
+@pytest.mark.parametrize("fmt", ["NHWC", "NCHW"])
+def test_depthwise_onnx_same_padding_on_dynamic_dims(fmt):
+    rng = np.random.default_rng(4)
+    shape = [-1, -1, -1, 3] if fmt == "NHWC" else [-1, 3, -1, -1]
+    four = (lambda a, b: [1, a, b, 1]) if fmt == "NHWC" else (lambda a, b: [1, 1, a, b])
+    for s, d in ((1, 2), (2, 1), (3, 1)):
+        attrs = {"strides": four(s, s), "padding": "SAME", "data_format": fmt, "dilations": four(d, 1)}
+        session = _dynamic_session(DEPTHWISE, [("f32", shape), ("f32", [3, 2, 3, 2])], attrs)
+        for h, w in ((5, 7), (1, 4), (8, 8)):
+            x = rng.standard_normal([2, h, w, 3] if fmt == "NHWC" else [2, 3, h, w]).astype(np.float32)
+            f = rng.standard_normal([3, 2, 3, 2]).astype(np.float32)
+            (want,) = session.run(None, {"in0": x, "in1": f})
+            (got,) = opref.run_op(DEPTHWISE, [x, f], attrs)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"s={s} d={d} {h}x{w}")

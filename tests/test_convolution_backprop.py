@@ -8,12 +8,11 @@ import math
 import re
 
 import numpy as np
-import onnxruntime as ort
 import pytest
 
 import opref
 from opref.conformance.cases import convolution_backprop as cases_module
-from opref.conformance.onnx_export import export, onnx_model
+from opref.onnx import Unsupported, case_model
 from opref.runtime.kernels import convolution_backprop as kernels
 from opref.types import element_type
 
@@ -335,19 +334,19 @@ def test_shape_cases_cover_errors_and_dynamic_ranks():
 
 
 # --- against onnxruntime --------------------------------------------------------------------------------
-ONNX_CASES = [c for c in VALUE_CASES if export(c.op, c.inputs, c.attrs) is not None]
+# every value case whose lowering (opref.onnx) has an ONNX form
+ONNX_CASES = [c for c in VALUE_CASES if not isinstance(case_model(c.op, c.inputs, c.attrs), Unsupported)]
 
 
 def test_onnx_cases_cover_both_ops():
     for op in (CONV, GROUP):
-        assert sum(c.op == op for c in ONNX_CASES) >= 50
+        assert sum(c.op == op for c in ONNX_CASES) >= 85
         assert sum(c.op == op and len(c.inputs) == 3 for c in ONNX_CASES) >= 15
+        assert any(c.op == op and c.inputs[0].dtype.name == "bfloat16" for c in ONNX_CASES)
 
 
 @pytest.mark.parametrize("case", ONNX_CASES, ids=lambda c: c.name)
 def test_values_against_onnxruntime(case):
-    onnx_op = export(case.op, case.inputs, case.attrs)
-    session = ort.InferenceSession(onnx_model(onnx_op).SerializeToString(), providers=["CPUExecutionProvider"])
-    want = onnx_op.output(session.run(None, {f"x{i}": a for i, a in enumerate(onnx_op.inputs)})[0])
+    (want,) = case_model(case.op, case.inputs, case.attrs).run()
     (got,) = opref.run_op(case.op, case.inputs, case.attrs)
     _compare(case, got, want, "onnxruntime")

@@ -7,12 +7,11 @@ import math
 import re
 
 import numpy as np
-import onnxruntime as ort
 import pytest
 
 import opref
 from opref.conformance.cases import convolution_deformable as cases_module
-from opref.conformance.onnx_export import export, onnx_model
+from opref.onnx import Unsupported, case_model
 from opref.types import element_type
 
 from oracles import ov_run
@@ -214,18 +213,18 @@ def test_shape_cases_cover_errors():
 
 
 # --- against onnxruntime --------------------------------------------------------------------------------
-ONNX_CASES = [c for c in VALUE_CASES if export(c.op, c.inputs, c.attrs) is not None]
+# every value case whose lowering (opref.onnx) has an ONNX form
+ONNX_CASES = [c for c in VALUE_CASES if not isinstance(case_model(c.op, c.inputs, c.attrs), Unsupported)]
 
 
 def test_onnx_cases():
     assert sum(len(c.inputs) == 4 for c in ONNX_CASES) >= 10
-    assert len(ONNX_CASES) >= 20
+    assert len(ONNX_CASES) >= 35
+    assert {c.inputs[0].dtype.name for c in ONNX_CASES} >= {"float32", "float16", "float8_e4m3fn"}
 
 
 @pytest.mark.parametrize("case", ONNX_CASES, ids=lambda c: c.name)
 def test_values_against_onnxruntime(case):
-    onnx_op = export(case.op, case.inputs, case.attrs)
-    session = ort.InferenceSession(onnx_model(onnx_op).SerializeToString(), providers=["CPUExecutionProvider"])
-    want = session.run(None, {f"x{i}": a for i, a in enumerate(onnx_op.inputs)})[0]
+    (want,) = case_model(case.op, case.inputs, case.attrs).run()
     (got,) = opref.run_op(case.op, case.inputs, case.attrs)
     _compare(case, got, want, "onnxruntime")

@@ -91,6 +91,7 @@ class CompareResult:
     errors: dict                     # backend -> message when it could not run the model
     divergence: Divergence | None = None
     divergence_note: str | None = None
+    onnx_source: str | None = None   # where the ONNX form came from when opref exported it itself
 
     @property
     def passed(self) -> bool:
@@ -351,7 +352,10 @@ def compare(model_or_path, backends=("opref", "openvino"), inputs=None, atol=Non
             formats = tuple(getattr(backend, "formats", ("ir",)))
             use_onnx = "ir" not in formats
             if use_onnx and onnx is None:
-                raise InputError(f"backend {spec!r} runs ONNX models: give --onnx MODEL.onnx")
+                onnx = _own_onnx(model, Path(tmp))      # opref's export of the IR (opref.export_onnx)
+                result.onnx_source = "exported by opref (opref export-onnx) from the IR"
+                in_order, onnx_out = _onnx_io(onnx, model)
+                onnx_inputs = [in_list[j] for j in in_order]
             case_types = [types[j] for j in onnx_out] if use_onnx else types
             case = _ModelCase(ir_path, in_list, case_types, onnx, onnx_inputs)
             try:
@@ -373,10 +377,21 @@ def compare(model_or_path, backends=("opref", "openvino"), inputs=None, atol=Non
                 result.outputs.append(diff(n, name, ref[n], g, a, r))
         if find_divergence:
             others = [s for s in specs if s != REFERENCE]
-            if "openvino" not in others:
-                result.divergence_note = "--find-divergence compares opref with OpenVINO: add openvino to --backends"
-            elif result.passed:
+            failing = [o.backend for o in result.outputs if not o.passed] + list(result.errors)
+            other = "openvino" if "openvino" in failing else "onnxruntime" if "onnxruntime" in failing else None
+            if not {"openvino", "onnxruntime"} & set(others):
+                result.divergence_note = ("--find-divergence compares opref with OpenVINO or onnxruntime: add one "
+                                          "to --backends")
+            elif result.passed or other is None:
                 result.divergence_note = "all outputs agree: no divergent layer to look for"
+            elif other == "onnxruntime":
+                try:
+                    result.divergence = _find_divergence_onnx(model, ir_path, in_list, atol, rtol, repro_dir)
+                except OprefError as e:
+                    result.divergence_note = f"no layer-by-layer comparison with onnxruntime: {e}"
+                if result.divergence is None and result.divergence_note is None:
+                    result.divergence_note = ("every layer output of opref's ONNX export agrees on onnxruntime: the "
+                                              "difference is in the --onnx file's own graph")
             else:
                 result.divergence = _find_divergence(model, ir_path, in_list, atol, rtol, device, repro_dir)
                 if result.divergence is None:
@@ -498,7 +513,72 @@ def _find_divergence(model, ir_path, feeds, atol, rtol, device, repro_dir) -> Di
     return None
 
 
-def _report(model, ir_path, i, diffs, agreed, compared, feeds, device, repro_dir) -> Divergence:
+def _own_onnx(model, folder: Path) -> Path:
+    """The IR exported to ONNX by opref (not verified: comparing is what the caller does)."""
+    from .onnx_file import export_onnx
+    path = folder / "opref-export.onnx"
+    try:
+        export_onnx(model, path, verify=False)
+    except OprefError as e:
+        raise InputError(f"onnxruntime runs ONNX models and opref cannot export this one (give --onnx "
+                         f"MODEL.onnx): {e}") from None
+    return path
+
+
+def _find_divergence_onnx(model, ir_path, feeds, atol, rtol, repro_dir) -> Divergence | None:
+    """As _find_divergence, against onnxruntime on opref's own export of the IR: the exporter's map from
+    each layer output to its ONNX tensor names what to expose, a batch of tensors per session."""
+    import onnx as onnx_
+    import onnxruntime as ort
+    from ..onnx.export import to_onnx
+    exported = to_onnx(model.graph)
+    nodes = model.graph.nodes
+    index = {id(n): i for i, n in enumerate(nodes)}
+    by_index = {(index[n_id], k): name for (n_id, k), name in exported.tensors.items() if n_id in index}
+    with tempfile.TemporaryDirectory(prefix="opref-divergence-") as tmp:
+        stored, _ = _spill(model, feeds, Path(tmp))
+        order = [(i, k) for i, n in enumerate(nodes) if n.schema.name not in SKIP
+                 for k in range(len(n.outputs)) if (i, k) in stored and (i, k) in by_index]
+        base = exported.model
+        graph_inputs = [i.name for i in base.graph.input]
+        inputs = dict(zip(graph_inputs, feeds))
+        agreed, compared = set(), 0
+        for start in range(0, len(order), BATCH_TENSORS):
+            batch = order[start:start + BATCH_TENSORS]
+            m = onnx_.ModelProto()
+            m.CopyFrom(base)
+            del m.graph.output[:]
+            m.graph.output.extend(onnx_.ValueInfoProto(name=by_index[key]) for key in batch)
+            options = ort.SessionOptions()
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            session = ort.InferenceSession(m.SerializeToString(), options, providers=["CPUExecutionProvider"])
+            got = session.run(None, inputs)
+            bad_layer = None
+            for (i, k), theirs in zip(batch, got):
+                path, et, _ = stored[(i, k)]
+                mine = decode(np.load(path, allow_pickle=False), et)
+                name = f"{nodes[i].name}:{k}"
+                a, r = _tolerance_for(name, et, atol, rtol)
+                d = diff(name, "onnxruntime", mine, np.asarray(theirs).astype(mine.dtype)
+                         if np.asarray(theirs).dtype != mine.dtype and mine.dtype.kind not in "UO" else theirs, a, r)
+                compared += 1
+                if d.passed:
+                    agreed.add((i, k))
+                    if bad_layer is not None:
+                        break
+                elif bad_layer is None:
+                    bad_layer = (i, [d])
+                elif bad_layer[0] == i:
+                    bad_layer[1].append(d)
+                else:
+                    break
+            if bad_layer is not None:
+                return _report(model, ir_path, bad_layer[0], bad_layer[1], agreed, compared, feeds, None,
+                               repro_dir, backend="onnxruntime")
+    return None
+
+
+def _report(model, ir_path, i, diffs, agreed, compared, feeds, device, repro_dir, backend="openvino") -> Divergence:
     nodes = model.graph.nodes
     node = nodes[i]
     index = {id(n): j for j, n in enumerate(nodes)}
@@ -515,7 +595,7 @@ def _report(model, ir_path, i, diffs, agreed, compared, feeds, device, repro_dir
     if repro_dir is None:
         return div
     try:
-        _write_repro(model, ir_path, node, feeds, div, Path(repro_dir), device)
+        _write_repro(model, ir_path, node, feeds, div, Path(repro_dir), device, backend)
     except OprefError as e:
         div.repro_message = f"no repro written: {e}"
     except Exception as e:  # noqa: BLE001 -- an op the case writer cannot take (e.g. sub-graph bodies)
@@ -523,8 +603,8 @@ def _report(model, ir_path, i, diffs, agreed, compared, feeds, device, repro_dir
     return div
 
 
-def _write_repro(model, ir_path, node, feeds, div, root: Path, device):
-    from .backends import OpenVINOBackend
+def _write_repro(model, ir_path, node, feeds, div, root: Path, device, backend="openvino"):
+    from .backends import OnnxRuntimeBackend, OpenVINOBackend
     from .casefiles import SuiteCase
     from .suite import safe_id, write_case, write_manifest
     from .worker import compare as compare_case
@@ -543,19 +623,23 @@ def _write_repro(model, ir_path, node, feeds, div, root: Path, device):
     if isinstance(entry, tuple):
         raise InputError(entry[1])
     case = SuiteCase(entry, root / entry["dir"])
+    runner = OpenVINOBackend(device) if backend == "openvino" else OnnxRuntimeBackend()
+    if backend == "onnxruntime" and case.onnx_path is None:
+        raise InputError(f"the layer alone has no ONNX form ({entry.get('onnx_reason')})")
     with np.errstate(all="ignore"):
-        ov_outs = OpenVINOBackend(device).run(case)
-    write_npz(case.dir / "openvino_outputs.npz",
+        ov_outs = runner.run(case)
+    write_npz(case.dir / f"{backend}_outputs.npz",
               {n: encode(np.asarray(y), element_type(np.asarray(y)).name) for n, y in zip(entry["outputs"], ov_outs)})
-    cmd = f"opref conformance run {shlex.quote(str(root))} --backends opref,openvino"
+    cmd = f"opref conformance run {shlex.quote(str(root))} --backends opref,{backend}"
     (case.dir / "command.txt").write_text(cmd + "\n", encoding="utf-8")
     write_manifest(root, [entry], [], [node.op], command=f"opref compare {ir_path} --find-divergence",
                    shape_mode="static")
-    status, message, _ = compare_case(case, ov_outs, onnx=False)
+    status, message, _ = compare_case(case, ov_outs, onnx=backend == "onnxruntime")
     div.repro, div.repro_case = str(root), entry["id"]
     div.reproduced = status == "failed"
+    who = "OpenVINO" if backend == "openvino" else "onnxruntime"
     div.repro_message = message if div.reproduced else \
-        "OpenVINO gives opref's answer on the layer alone (the model's context, e.g. a fusion, matters)"
+        f"{who} gives opref's answer on the layer alone (the model's context, e.g. a fusion, matters)"
 
 
 # --- command line ------------------------------------------------------------------------------------

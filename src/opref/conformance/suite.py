@@ -3,7 +3,7 @@
 Every value case of the selected op versions becomes a folder `cases/<Op-N>/<dtype>/<mode>/<case>/`
 (see casefiles.py for the files) and one entry of the strict-JSON `manifest.json`: a one-op IR whose
 shape-giving (`const`) ports are Constants and whose other ports are Parameters, the ONNX form where the
-op -> ONNX table (onnx_export.py) has one, the inputs, and opref's outputs as the expected values with
+op version's lowering (opref.onnx) gives one (else the reason, in the entry), the inputs, and opref's outputs as the expected values with
 the per-element-type tolerance of compare.py. In `dynamic` mode the Parameters are declared with
 dynamic and interval dims, so a backend's shape inference runs too. Edge variants replace the values of
 a few table cases per op version by zeros, a constant, ±inf/NaN, integer limits, empty tensors, scalars
@@ -28,7 +28,6 @@ from ..opset.registry import opset_table
 from ..runtime import run_op
 from ..shapes import TensorInfo
 from ..types import element_type, element_type_of
-from .backends import NUMPY_LACKS
 from .casefiles import dumps, encode, write_npz
 from .compare import EXACT_CATEGORIES, TOLERANCE
 
@@ -154,108 +153,15 @@ def tolerance_of(schema, outputs, exact: bool | None, tolerance: str | None, inp
     return {"exact": exact, "rtol": rtol, "atol": atol, "scale": reduction_scale(inputs), "type": tolerance}
 
 
-def _onnx_output_shape(model, inputs, k):
-    """ONNX's inferred (static) shape of output k, with the inputs' values known, or None."""
-    import onnx
-    from onnx import numpy_helper
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for vi, a in zip(m.graph.input, inputs):
-        m.graph.initializer.append(numpy_helper.from_array(np.asarray(a), vi.name))
-    try:
-        m = onnx.shape_inference.infer_shapes(m, strict_mode=False, data_prop=True)
-    except Exception:  # noqa: BLE001 -- ONNX's checker raises several types; no shape then
-        return None
-    t = m.graph.output[k].type.tensor_type
-    if not t.HasField("shape") or any(not d.HasField("dim_value") for d in t.shape.dim):
-        return None
-    return tuple(d.dim_value for d in t.shape.dim)
-
-
-def _layout(fn, shape):
-    """Where each element of fn(arange over `shape`) comes from, or None when fn does more than move
-    and cast elements."""
-    n = int(np.prod(shape, dtype=np.int64))
-    try:
-        r = np.asarray(fn(np.arange(n, dtype=np.int64).reshape(shape)))
-    except Exception:  # noqa: BLE001 -- a probe of the wrong shape
-        return None
-    if r.dtype.kind not in "iuf" or (r.size and (r.min() < 0 or r.max() >= n)):
-        return None
-    return r.astype(np.int64)
-
-
-def onnx_form(op: str, inputs, attrs, expected, mode: str):
-    """(serialised ONNX model, its inputs, how many outputs it gives) or (None, reason). The exporter's
-    output adaptation (a Python function) becomes ONNX nodes: a Reshape, or a Gather of the flattened
-    output by the element map the function computes on an index probe, then a Cast to opref's type."""
-    from onnx import helper, numpy_helper
-    from .onnx_export import export, has_export, onnx_model
-    if not has_export(op):
-        return None, f"no ONNX form: ONNX has no equivalent of {op} in opref's ONNX table"
-    try:
-        with np.errstate(all="ignore"):
-            oop = export(op, inputs, attrs)
-    except Exception as e:  # noqa: BLE001 -- an exporter that cannot take this case
-        return None, f"no ONNX form: the exporter failed ({type(e).__name__}: {e})"
-    if oop is None:
-        return None, "no ONNX form: ONNX/onnxruntime has no equivalent for this case (type, rank or mode)"
-    model = onnx_model(oop)
-    g = model.graph
-    types = oop.output_types or [oop.inputs[0].dtype]
-    count = min(len(types), len(expected))
-    looser = None
-    for k in range(count):
-        e = expected[k]
-        name = g.output[k].name
-        steps = []                                   # (op type, constant inputs, attributes)
-        shape = _onnx_output_shape(model, oop.inputs, k)   # what onnxruntime will return, when ONNX knows
-        moved = _layout(oop.output, shape if shape is not None else e.shape)
-        if moved is None or moved.shape != e.shape:
-            return None, "no ONNX form: the exporter's output adaptation is not a move of elements ONNX can express"
-        same = moved.size == e.size and np.array_equal(moved.reshape(-1), np.arange(moved.size))
-        if shape is not None and shape != e.shape:
-            if same:
-                steps.append(("Reshape", [np.array(e.shape, np.int64)], {}))
-            else:
-                steps.append(("Reshape", [np.array([-1], np.int64)], {}))
-                steps.append(("Gather", [moved], {"axis": 0}))
-        elif not same:
-            if shape is None:
-                return None, "no ONNX form: ONNX cannot infer the output shape the exporter's adaptation needs"
-            steps.append(("Reshape", [np.array([-1], np.int64)], {}))
-            steps.append(("Gather", [moved], {"axis": 0}))
-        computed = element_type_of(np.zeros(0, types[k]))
-        if computed in TOLERANCE and element_type_of(e) in TOLERANCE and \
-                TOLERANCE[computed][0] > TOLERANCE[element_type_of(e)][0]:
-            looser = computed                        # computed in a narrower type than opref's output
-        if np.dtype(types[k]) != e.dtype and element_type_of(e) not in NUMPY_LACKS:
-            try:
-                to = helper.np_dtype_to_tensor_dtype(e.dtype)
-            except Exception:  # noqa: BLE001 -- ml_dtypes types ONNX lacks
-                return None, f"no ONNX form: output type {element_type_of(e)} has no ONNX equivalent"
-            steps.append(("Cast", [], {"to": to}))
-            g.output[k].type.tensor_type.elem_type = to
-        if not steps:
-            continue
-        for node in g.node:              # the op's output is renamed; the last step gives the output's name
-            node.output[:] = [f"{name}_0" if o == name else o for o in node.output]
-        for j, (op_type, consts, attrs_) in enumerate(steps):
-            extra = []
-            for c, arr in enumerate(consts):
-                extra.append(f"{name}_{j}_c{c}")
-                g.initializer.append(numpy_helper.from_array(arr, extra[-1]))
-            dst = name if j == len(steps) - 1 else f"{name}_{j + 1}"
-            g.node.append(helper.make_node(op_type, [f"{name}_{j}"] + extra, [dst], **attrs_))
-    del g.output[count:]
-    if mode == "dynamic":
-        for j, vi in enumerate(g.input):
-            for d, dim in enumerate(vi.type.tensor_type.shape.dim):
-                dim.Clear()
-                dim.dim_param = f"x{j}_d{d}"
-    for vi in g.output:
-        vi.type.tensor_type.ClearField("shape")
-    return (model.SerializeToString(deterministic=True), list(oop.inputs), count, looser), None
+def onnx_form(op: str, inputs, attrs, infos):
+    """(opref.onnx.OnnxCase, None) — the case as a checked one-op ONNX model whose inputs are declared
+    like the IR's (`infos`: dynamic dims in the dynamic mode) — or (None, the reason it has none)."""
+    from ..onnx import Unsupported, case_model
+    with np.errstate(all="ignore"):
+        form = case_model(op, inputs, attrs, infos=infos)
+    if isinstance(form, Unsupported):
+        return None, str(form)
+    return form, None
 
 
 def write_case(root: Path, *, op, table_id, inputs, attrs, mode, origin, notes=None, exact=None,
@@ -294,7 +200,7 @@ def write_case(root: Path, *, op, table_id, inputs, attrs, mode, origin, notes=N
     out_names = _names([p.name for p in schema.output_ports(len(expected))])
     out_types = [element_type_of(y) for y in expected]
     write_npz(d / "expected.npz", {n: encode(y, t) for n, y, t in zip(out_names, expected, out_types)})
-    form, why = onnx_form(op, inputs, attrs, expected, mode)
+    form, why = onnx_form(op, inputs, attrs, infos)
     entry = {"id": cid, "op": op, "category": schema.category, "opsets": list(schema.opsets),
              "element_type": dtype, "mode": mode, "dir": f"cases/{cid}",
              "inputs": in_names, "input_types": in_types, "outputs": out_names, "output_types": out_types,
@@ -302,16 +208,11 @@ def write_case(root: Path, *, op, table_id, inputs, attrs, mode, origin, notes=N
              "tolerance": tolerance_of(schema, expected, exact, tolerance, inputs), "origin": origin,
              "table_id": table_id, "notes": notes or {}}
     if form is not None:
-        blob, onnx_inputs, count, looser = form
-        (d / "model.onnx").write_bytes(blob)
-        names = [f"x{i}" for i in range(len(onnx_inputs))]
-        types = [element_type_of(x) for x in onnx_inputs]
-        write_npz(d / "onnx_inputs.npz", {n: encode(x, t) for n, x, t in zip(names, onnx_inputs, types)})
-        entry.update(onnx="model.onnx", onnx_input_names=names, onnx_input_types=types,
-                     onnx_outputs=out_names[:count])
-        if looser:       # the ONNX form computes in a narrower type: compared at that type's tolerance
-            entry["onnx_tolerance"] = {**entry["tolerance"], "type": looser,
-                                       "rtol": TOLERANCE[looser][0], "atol": TOLERANCE[looser][1]}
+        (d / "model.onnx").write_bytes(form.model.SerializeToString(deterministic=True))
+        names = list(form.feeds)
+        types = [element_type_of(x) for x in form.feeds.values()]
+        write_npz(d / "onnx_inputs.npz", {n: encode(x, t) for n, x, t in zip(names, form.feeds.values(), types)})
+        entry.update(onnx="model.onnx", onnx_input_names=names, onnx_input_types=types, onnx_outputs=out_names)
     return entry
 
 

@@ -5,8 +5,9 @@ type, f16/bf16/f8 in f32 rounded back once. Integers stay exact and wrap as opre
 - Add/Subtract/Multiply/SquaredDifference/Negative/Abs are ONNX's integer ops (which wrap);
 - Divide guards the divisor (x / 0 is 0, INT_MIN / -1 wraps to INT_MIN, as opref; ONNX leaves both
   undefined and onnxruntime traps) and m_pythondiv floors the truncated quotient of signed types;
-- Mod/FloorMod are ONNX Mod (fmod=1 / fmod=0) with a divisor of 0 or -1 made 1 (the remainder is 0
-  there, as opref); FloorMod of floats is fmod plus NumPy's sign fix-up (ONNX's fmod=0 takes integers);
+- integer Mod/FloorMod are ONNX Mod fmod=0 (exact; onnxruntime's integer fmod=1 goes through double)
+  with a divisor of 0 or -1 made 1 (the remainder is 0 there, as opref), Mod's truncated remainder
+  from the floored one; float Mod is fmod=1, FloorMod of floats fmod=1 plus NumPy's sign fix-up;
 - Power of integers is square-and-multiply in the type (onnxruntime's integer Pow goes through double
   and saturates), a negative exponent giving the integer part of 1 / a^|b| (1, +-1 or 0);
 - Maximum/Minimum are Where(Less): the first operand wins unless the second is strictly greater, so
@@ -20,10 +21,11 @@ ErfInv has no ONNX op; SegmentMax is ScatterElements(reduction=max) over its con
 """
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from ..types import element_type
-from .builder import Unsupported, Value
+from .builder import Unsupported
 from .glue import carrier, unsupported_type
 
 FLOAT_WORK = ("f32", "f64")
@@ -41,27 +43,27 @@ def compute_type(b, et: str, *op_types: str, constraint: str | None = None) -> s
     return carrier(et, available)
 
 
-def pdpd(b, name: str, rank: int, target_rank: int) -> str:
-    """`name` laid out for ONNX broadcasting against a tensor of `target_rank`, as pdpd broadcasting
-    places it (opref's and OpenVINO's axis 0: trailing 1s)."""
-    if rank < target_rank:
-        return b.node("Unsqueeze", [name, b.i64(list(range(rank, target_rank)))])
-    return name
+def pdpd(b, name: str, rank: int | None, target: str, target_rank: int | None) -> str:
+    """`name` laid out for ONNX broadcasting against the tensor `target`, as pdpd broadcasting places
+    it (opref's and OpenVINO's axis 0: trailing 1s); with a dynamic rank, the 1s are counted at run time."""
+    if rank is not None and target_rank is not None:
+        if rank < target_rank:
+            return b.node("Unsqueeze", [name, b.i64(list(range(rank, target_rank)))])
+        return name
+    own = b.node("Shape", [name])
+    missing = b.node("Sub", [b.node("Size", [b.node("Shape", [target])]), b.node("Size", [own])])
+    ones = b.node("Expand", [b.i64([1]), b.node("Reshape", [missing, b.i64([1])])])
+    return b.node("Reshape", [name, b.node("Concat", [own, ones], axis=0)], allowzero=1)
 
 
 def operands(b, call, ct: str, *, ref: int = 0, others=(1,)):
-    """The inputs cast to `ct` (the element type of input `ref`), those in `others` aligned to `ref`
-    when auto_broadcast is pdpd; a list of names by input index, or Unsupported."""
+    """The inputs cast to `ct` (those of input `ref`'s element type), those in `others` aligned to
+    input `ref` when auto_broadcast is pdpd: a list of names by input index."""
     names = [None if v is None else b.cast(v, ct, v.element_type) if v.element_type == call.inputs[ref].element_type
              else v.name for v in call.inputs]
     if call.attrs.get("auto_broadcast") == "pdpd":
-        target = call.inputs[ref].rank
         for k in others:
-            rank = call.inputs[k].rank
-            if rank is None or target is None:
-                return Unsupported("pdpd broadcasting with a dynamic rank (ONNX needs the axes that align the inputs)",
-                                   f"{call.inputs[ref].shape} and {call.inputs[k].shape}")
-            names[k] = pdpd(b, names[k], rank, target)
+            names[k] = pdpd(b, names[k], call.inputs[k].rank, names[ref], call.inputs[ref].rank)
     return names
 
 
@@ -83,11 +85,6 @@ def _out(call) -> str:
     return call.outputs[0].element_type
 
 
-def _unsupported_float(op_type, et):
-    return Unsupported(f"onnxruntime has no {op_type} kernel for this element type (nor one that holds it exactly)",
-                       et)
-
-
 # --- binary ---------------------------------------------------------------------------------------------
 def _plain(op_type, square=False):
     """Add, Sub, Mul (and SquaredDifference = (a - b)^2): ONNX's own op; integers wrap in their type."""
@@ -95,10 +92,8 @@ def _plain(op_type, square=False):
         et = call.inputs[0].element_type
         ct = compute_type(b, et, op_type, *(["Mul"] if square else []))
         if ct is None:
-            return _unsupported_float(op_type, et)
+            return unsupported_type(op_type, et)
         xs = operands(b, call, ct)
-        if isinstance(xs, Unsupported):
-            return xs
         y = b.node(op_type, xs[:2])
         if square:
             y = b.node("Mul", [y, y])
@@ -123,10 +118,8 @@ def _divide(b, call):
     t = element_type(et)
     ct = compute_type(b, et, "Div", "Mul", "Sub", "Add", "Equal", "Less")
     if ct is None:
-        return _unsupported_float("Div", et)
+        return unsupported_type("Div", et)
     xs = operands(b, call, ct)
-    if isinstance(xs, Unsupported):
-        return xs
     x, y = xs[:2]
     if t.is_float:
         return b.cast(b.node("Div", [x, y]), _out(call), ct)
@@ -152,14 +145,18 @@ def _mod(floor):
         t = element_type(et)
         ct = compute_type(b, et, "Mod", "Add", "Mul", "Equal", "Less")
         if ct is None:
-            return _unsupported_float("Mod", et)
+            return unsupported_type("Mod", et)
         xs = operands(b, call, ct)
-        if isinstance(xs, Unsupported):
-            return xs
         x, y = xs[:2]
         if not t.is_float:     # x % 0 and x % -1 are 0 (opref); x % 1 is 0 too, and safe
             safe = _divisor(b, y, ct, t.is_signed)[0]
-            return b.cast(b.node("Mod", [x, safe], fmod=0 if floor else 1), _out(call), ct)
+            r = b.node("Mod", [x, safe], fmod=0)      # (onnxruntime's integer fmod=1 goes through double)
+            if not floor and t.is_signed:             # the truncated remainder: less the divisor where
+                zero = b.scalar(0, ct)                # the floor one is nonzero and the signs differ
+                off = b.node("And", [b.node("Not", [b.node("Equal", [r, zero])]),
+                                     b.node("Xor", [b.node("Less", [x, zero]), b.node("Less", [safe, zero])])])
+                r = b.node("Sub", [r, b.node("Mul", [flag(b, off, ct), safe])])
+            return b.cast(r, _out(call), ct)
         r = b.node("Mod", [x, y], fmod=1)
         if floor:              # NumPy's floor remainder from fmod: + b where the signs differ, 0 signed as b
             zero = b.scalar(0, ct)
@@ -179,10 +176,8 @@ def _minmax(greater):
         et = call.inputs[0].element_type
         ct = compute_type(b, et, "Less")
         if ct is None:
-            return _unsupported_float("Less", et)
+            return unsupported_type("Less", et)
         xs = operands(b, call, ct)
-        if isinstance(xs, Unsupported):
-            return xs
         x, y = xs[:2]
         cond = b.node("Less", [x, y] if greater else [y, x])
         return b.cast(where(b, cond, y, x, ct), _out(call), ct)
@@ -195,12 +190,8 @@ def _power(b, call):
     if t.is_float:
         ct = compute_type(b, et, "Pow")
         xs = operands(b, call, ct)
-        if isinstance(xs, Unsupported):
-            return xs
         return b.cast(b.node("Pow", xs[:2]), _out(call), ct)
     xs = operands(b, call, et)
-    if isinstance(xs, Unsupported):
-        return xs
     x, y = xs[:2]
     a_val, e_val = call.inputs[0], call.inputs[1]
     exp = e_val.scalar() if e_val.is_const and a_val.rank is not None and e_val.rank is not None \
@@ -247,7 +238,7 @@ def _same_op(op_type, integers=None):
             return integers(b, x.name, et)
         ct = compute_type(b, et, op_type)
         if ct is None:
-            return _unsupported_float(op_type, et)
+            return unsupported_type(op_type, et)
         return b.cast(b.node(op_type, [b.cast(x, ct, et)]), et, ct)
     return lower
 
@@ -284,7 +275,7 @@ def _round(b, call):
         return b.node("Identity", [x])
     ct = compute_type(b, et, "Round", "Floor", "Ceil", "Sign", "Where")
     if ct is None:
-        return _unsupported_float("Round", et)
+        return unsupported_type("Round", et)
     v = b.cast(x, ct, et)
     y = b.node("Round", [v]) if call.attrs["mode"] == "half_to_even" else _half_away(b, v, ct)
     return b.cast(y, et, ct)
@@ -307,11 +298,11 @@ def _transcendental(op_type):
         if x.et.is_float:
             ct = compute_type(b, et, op_type)
             if ct is None:
-                return Unsupported(f"onnxruntime has no f64 {op_type} kernel (f64 data would compute in f32)", et)
+                return Unsupported("f64 data: onnxruntime has this function in f32 only", f"{op_type}, {et}")
             return b.cast(b.node(op_type, [b.cast(x, ct, et)]), et, ct)
         if "f64" not in b.kernel_types(op_type):
-            return Unsupported(f"integer data: opref computes {op_type} in f64 and rounds, onnxruntime has f32 only",
-                               et)
+            return Unsupported("integer data: opref computes the function in f64 and rounds, onnxruntime has it in "
+                               "f32 only", f"{op_type}, {et}")
         y = b.node(op_type, [b.cast(x, "f64", et)])
         return _to_int(b, _half_away(b, y, "f64"), et)
     return lower
@@ -334,7 +325,7 @@ def _cumsum(b, call):
         return Unsupported("CumSum of a scalar (opref rejects it)")
     ct = _sum_type(b, x.element_type)
     if ct is None:
-        return _unsupported_float("CumSum", x.element_type)
+        return unsupported_type("CumSum", x.element_type)
     v = b.cast(x, ct, x.element_type)
     ax = b.const(np.asarray(0, np.int64), "i64") if axis is None else axis.name
     y = b.node("CumSum", [v, ax], reverse=int(bool(call.attrs["reverse"])))
@@ -353,26 +344,23 @@ def _segment_max(b, call):
     et = data.element_type
     t = element_type(et)
     ct = compute_type(b, et, "ScatterElements", "Less", "Where") if t.is_float else \
-        carrier(et, b.kernel_types("ScatterElements") & b.kernel_types("Where", "T"))
+        carrier(et, b.kernel_types("ScatterElements"))
     if ct is None:
         return unsupported_type("ScatterElements", et)
     idv = np.asarray(ids.value).astype(np.int64).reshape(-1)
     n = int(np.asarray(n_in.value).reshape(-1)[0]) if n_in is not None else (int(idv.max()) + 1 if idv.size else 0)
     keep = np.flatnonzero(idv < n)
-    if keep.size == 0 or n == 0:
-        return Unsupported("SegmentMax with no row in any segment (ONNX has no zero-size scatter source)")
+    fill = 0 if call.attrs["fill_mode"] == "zero" else \
+        float(ml_dtypes.finfo(t.dtype).min) if t.is_float else int(np.iinfo(t.dtype).min)
+    shape_rest = b.node("Slice", [b.node("Shape", [data]), b.i64([1]), b.i64([data.rank])])
+    out_shape = b.node("Concat", [b.i64([n]), shape_rest], axis=0)
+    if keep.size == 0:             # every segment empty (or none at all)
+        return b.cast(b.node("Expand", [b.scalar(fill, ct), out_shape]), et, ct)
     rows = b.node("Gather", [b.cast(data, ct, et), b.i64(keep)], axis=0) if keep.size < idv.size \
         else b.cast(data, ct, et)
-    shape_rest = b.node("Slice", [b.node("Shape", [rows]), b.i64([1]), b.i64([data.rank])])
     idx = b.node("Expand", [b.const(idv[keep].reshape((-1,) + (1,) * (data.rank - 1)), "i64"),
                             b.node("Shape", [rows])])
-    if t.is_float:
-        start = b.scalar(-np.inf, ct)
-        lowest = float(__import__("ml_dtypes").finfo(t.dtype).min)
-    else:
-        start = lowest = int(np.iinfo(t.dtype).min)
-        start = b.scalar(start, ct)
-    out_shape = b.node("Concat", [b.i64([n]), shape_rest], axis=0)
+    start = b.scalar(-np.inf if t.is_float else np.iinfo(t.dtype).min, ct)
     init = b.node("Expand", [start, out_shape])
     y = b.node("ScatterElements", [init, idx, rows], axis=0, reduction="max")
     if t.is_float:   # NumPy's maximum propagates NaN; onnxruntime's std::max keeps the first
@@ -381,7 +369,6 @@ def _segment_max(b, call):
         y = where(b, b.node("Greater", [nan, b.scalar(0, "f32")]), b.scalar(np.nan, ct), y, ct)
     empty = np.bincount(idv[keep], minlength=n)[:n] == 0
     if empty.any():
-        fill = 0 if call.attrs["fill_mode"] == "zero" else lowest
         mask = b.const(empty.reshape((n,) + (1,) * (data.rank - 1)), "boolean")
         y = where(b, mask, b.scalar(fill, ct), y, ct)
     return b.cast(y, et, ct)

@@ -48,9 +48,22 @@ def _onnx_types() -> dict[str, int]:
 ONNX_TYPES_SINCE = {"i4": 21, "u4": 21}       # element types ONNX gained after opset 18
 
 
+ONNX_TYPES_SINCE.update({"f8e4m3": 19, "f8e5m2": 19})
+
+
 def onnx_type(et: str) -> int | None:
     """The ONNX TensorProto data type of an opref element type, or None (u1, nf4)."""
     return _onnx_types().get(str(et))
+
+
+def type_missing(et: str, opset: int) -> str | None:
+    """Why ONNX at `opset` has no element type `et` (None when it has one)."""
+    if onnx_type(et) is None:
+        return f"ONNX has no element type {et}"
+    since = ONNX_TYPES_SINCE.get(str(et))
+    if since is not None and opset < since:
+        return f"ONNX has element type {et} from opset {since}"
+    return None
 
 
 def opref_type(onnx_code: int) -> str:
@@ -191,7 +204,6 @@ class Builder:
 
     def const(self, value, et: str | None = None, hint: str = "const") -> str:
         """An initializer holding `value` (element type `et`, else the array's own)."""
-        from onnx import numpy_helper
         a = np.asarray(value)
         et = et or element_type(a).name
         key = (et, a.shape, a.tobytes()) if a.size <= 64 else None
@@ -230,7 +242,7 @@ class Builder:
 
 def make_tensor(array, et: str, name: str):
     """An ONNX TensorProto of `array` as opref element type `et` (int4/uint4 packed by onnx)."""
-    from onnx import helper, numpy_helper
+    from onnx import helper, numpy_helper  # noqa: F401
     a = np.asarray(array)
     if et in ("i4", "u4"):
         return helper.make_tensor(name, onnx_type(et), a.shape, a.astype(np.int8 if et == "i4" else np.uint8)

@@ -1,7 +1,8 @@
 """Convolutions. Convolution-1 is ONNX Conv, GroupConvolution-1 is Conv with `group` (filters
 [G, C_OUT, C_IN, k...] reshaped to [G * C_OUT, C_IN, k...]); the transposed ones are ConvTranspose
 (GroupConvolutionBackpropData's filters [G, C_IN, C_OUT, k...] become [G * C_IN, C_OUT, k...]);
-DeformableConvolution-8 with bilinear_interpolation_pad = true is DeformConv (opset 19).
+DeformableConvolution-8 with bilinear_interpolation_pad = true is DeformConv (opset 19);
+tf.DepthwiseConv2dNative is Conv with group = in_channels (NHWC transposed to NCHW and back).
 
 Element types: onnxruntime's Conv/ConvTranspose run f32 only, DeformConv f32/f64, so f16/bf16/f8
 compute in f32 and round back once (as opref's kernels accumulate them). i8/u8 (and i4/u4, carried
@@ -12,7 +13,8 @@ integer types and f64 Conv have no onnxruntime kernel (nor one that holds them e
 Padding: explicit pads are ONNX pads [begin..., end...]; same_upper/same_lower are resolved to pads
 on static spatial dims, and on dynamic ones padded by Pad glue reading the sizes at run time
 (onnxruntime's own SAME rejects dilations and shifts windows when the kernel is shorter than the
-stride). A transposed convolution's output_padding beyond onnxruntime's limit (< stride) and an
+stride). Transposed convolutions need static spatial data dims (their pads, and OpenVINO's rule for
+an empty axis, depend on them); an output_padding beyond onnxruntime's limit (< stride) and an
 output_shape longer than the scatter are zeros padded at the end.
 
 No ONNX form: DeformableConvolution-1 and -8 with bilinear_interpolation_pad = false (they clamp the
@@ -45,9 +47,8 @@ def _float_carrier(b, op_type, x):
 
 
 def _defaults(attrs, n):
-    s = list(attrs["strides"]) or ([1] * n if n is not None else [])
-    d = list(attrs["dilations"]) or ([1] * n if n is not None else [])
-    return s or None, d or None
+    """strides and dilations, empty lists standing for ones."""
+    return list(attrs["strides"]) or [1] * n, list(attrs["dilations"]) or [1] * n
 
 
 def _kernel(filters, lead):
@@ -129,8 +130,8 @@ def _wrap(b, y32, out_et):
     return b.cast(y32, out_et, "i32")
 
 
-def _conv(b, call, w, group, c_in_axis):
-    """Conv (or ConvInteger) of call.inputs[0] with the filters `w` (a name or Value, [C_OUT, C_IN, k...])."""
+def _conv(b, call, group, c_in_axis):
+    """Conv (or ConvInteger) of the data with the filters ([C_OUT, C_IN, k...], or grouped: c_in_axis 2)."""
     x, filters = call.inputs[0], call.inputs[1]
     out = call.outputs[0].element_type
     kernel = _kernel(filters, c_in_axis + 1)
@@ -152,23 +153,23 @@ def _conv(b, call, w, group, c_in_axis):
     if isinstance(padded, Unsupported):
         return padded
     data, pads = padded
-    weights = b.cast(w, ct, et)
-    attrs = dict(group=group, kernel_shape=kernel, strides=strides, dilations=dilations, pads=pads)
+    weights = b.cast(filters, ct, et)
+    if group is not None:
+        weights = _merged_filters(b, weights, filters)
+    attrs = dict(group=group or 1, kernel_shape=kernel, strides=strides, dilations=dilations, pads=pads)
     if integer:
         return _wrap(b, b.node("ConvInteger", [data, weights], **attrs), out)
     return b.cast(b.node("Conv", [data, weights], **attrs), out, ct)
 
 
-def _merged_filters(b, filters):
-    """Grouped filters [G, A, B, k...] as [G * A, B, k...]: a constant shape when static, else read
-    from the filters' own shape at run time."""
+def _merged_filters(b, w, filters):
+    """Grouped filters [G, A, B, k...] (w: their name, cast to the compute type) as [G * A, B, k...]:
+    a constant shape when static, else read from the filters' own shape at run time."""
     if filters.static_shape is not None:
         g, a, *rest = filters.static_shape
-        return b.node("Reshape", [filters, b.i64([g * a] + rest)])
-    if filters.rank is None:
-        return Unsupported("grouped convolution with filters of dynamic rank")
-    tail = b.node("Slice", [b.node("Shape", [filters]), b.i64([2]), b.i64([filters.rank])])
-    return b.node("Reshape", [filters, b.node("Concat", [b.i64([-1]), tail], axis=0)])
+        return b.node("Reshape", [w, b.i64([g * a] + rest)])
+    tail = b.node("Slice", [b.node("Shape", [w]), b.i64([2]), b.i64([filters.rank])])
+    return b.node("Reshape", [w, b.node("Concat", [b.i64([-1]), tail], axis=0)])
 
 
 def _groups(call):
@@ -184,21 +185,16 @@ def _groups(call):
 
 
 def _convolution(b, call):
-    return _conv(b, call, call.inputs[1], 1, 1)
+    return _conv(b, call, None, 1)
 
 
 def _group_convolution(b, call):
     g = _groups(call)
-    if isinstance(g, Unsupported):
-        return g
-    w = _merged_filters(b, call.inputs[1])
-    if isinstance(w, Unsupported):
-        return w
-    return _conv(b, call, w, g, 2)
+    return g if isinstance(g, Unsupported) else _conv(b, call, g, 2)
 
 
 # --- transposed -------------------------------------------------------------------------------------
-def _conv_transpose(b, call, w, group, lead):
+def _conv_transpose(b, call, group, lead):
     x, filters = call.inputs[0], call.inputs[1]
     shape_in = call.inputs[2] if len(call.inputs) > 2 else None
     out = call.outputs[0].element_type
@@ -236,7 +232,10 @@ def _conv_transpose(b, call, w, group, lead):
         extra.append(max(-crop_end, 0))
     # onnxruntime takes output_padding < stride; more are zeros padded on after
     fits = all(e < s for e, s in zip(extra, strides))
-    y = b.node("ConvTranspose", [b.cast(x, ct, et), b.cast(w, ct, et)], group=group, kernel_shape=kernel,
+    w = b.cast(filters, ct, et)
+    if group is not None:
+        w = _merged_filters(b, w, filters)
+    y = b.node("ConvTranspose", [b.cast(x, ct, et), w], group=group or 1, kernel_shape=kernel,
                strides=strides, dilations=dilations, pads=begin + end,
                output_padding=extra if fits and any(extra) else None)
     if not fits:
@@ -245,17 +244,12 @@ def _conv_transpose(b, call, w, group, lead):
 
 
 def _convolution_backprop(b, call):
-    return _conv_transpose(b, call, call.inputs[1], 1, 2)
+    return _conv_transpose(b, call, None, 2)
 
 
 def _group_convolution_backprop(b, call):
     g = _groups(call)
-    if isinstance(g, Unsupported):
-        return g
-    w = _merged_filters(b, call.inputs[1])
-    if isinstance(w, Unsupported):
-        return w
-    return _conv_transpose(b, call, w, g, 3)
+    return g if isinstance(g, Unsupported) else _conv_transpose(b, call, g, 3)
 
 
 # --- deformable -------------------------------------------------------------------------------------
@@ -296,7 +290,44 @@ def _deformable_8(b, call):
     return b.cast(y, out, ct)
 
 
+# --- TensorFlow's depthwise convolution -----------------------------------------------------------
+def _depthwise(b, call):
+    """tf.DepthwiseConv2dNative: Conv with group = in_channels on NCHW data (NHWC transposed there and
+    back), filters [H, W, C, M] as [C * M, 1, H, W]; TF's SAME is same_upper."""
+    x, f = call.inputs
+    a = call.attrs
+    ct = _float_carrier(b, "Conv", x)
+    if ct is None:
+        return unsupported_type("Conv", x.element_type)
+    if f.static_shape is None:
+        return Unsupported("DepthwiseConv2dNative needs a static filter shape (kernel and group count)", str(f.shape))
+    kh, kw, c, m = f.static_shape
+    if 0 in (kh, kw, c, m):
+        return Unsupported("convolution with a zero-length kernel axis (ONNX Conv has none)", str(f.shape))
+    nhwc = a["data_format"] == "NHWC"
+    hw = (lambda v: [v[1], v[2]]) if nhwc else (lambda v: [v[2], v[3]])
+    strides, dilations = hw(list(a["strides"])), hw(list(a["dilations"]))
+    data = b.cast(x, ct, x.element_type)
+    if nhwc:
+        data = b.node("Transpose", [data], perm=[0, 3, 1, 2])
+    pads = None
+    if a["padding"] == "SAME":
+        sizes = None if x.rank is None else [d.length if d.is_static else None for d in hw(list(x.shape))]
+        if sizes is not None and None not in sizes:
+            pp = [same_pads(n, k, st, d, True) for n, k, st, d in zip(sizes, (kh, kw), strides, dilations)]
+            pads = [p for p, _ in pp] + [p for _, p in pp]
+        else:
+            data = _same_pad_glue(b, data, [kh, kw], strides, dilations, True)
+    w = b.node("Reshape", [b.node("Transpose", [b.cast(f, ct, f.element_type)], perm=[2, 3, 0, 1]),
+                           b.i64([c * m, 1, kh, kw])])
+    y = b.node("Conv", [data, w], group=c, kernel_shape=[kh, kw], strides=strides, dilations=dilations, pads=pads)
+    if nhwc:
+        y = b.node("Transpose", [y], perm=[0, 2, 3, 1])
+    return b.cast(y, call.outputs[0].element_type, ct)
+
+
 LOWERINGS = {
+    "tf.DepthwiseConv2dNative": _depthwise,
     "Convolution-1": _convolution,
     "GroupConvolution-1": _group_convolution,
     "ConvolutionBackpropData-1": _convolution_backprop,

@@ -23,7 +23,7 @@ from ..runtime.graph import Graph, Node, parameter_info
 from ..runtime.infer import infer_graph
 from ..shapes import PartialShape, TensorInfo
 from .builder import (DEFAULT_OPSET, IR_VERSIONS, MAX_OPSET, MIN_OPSET, Builder, Call, Unsupported, Value,
-                      make_tensor, onnx_type)
+                      make_tensor, onnx_type, type_missing)
 from .registry import lower
 
 
@@ -103,8 +103,9 @@ class _Exporter:
                     values[(id(node), 0)] = bound[id(node)]
                     continue
                 info = parameter_info(node)
-                if onnx_type(info.element_type) is None:
-                    self.problem(node, Unsupported(f"ONNX has no element type {info.element_type}"))
+                why = type_missing(info.element_type, self.opset)
+                if why is not None:
+                    self.problem(node, Unsupported(why, "a model input"))
                     continue
                 name = self.tensor_name(node, 0)
                 dim_names = []
@@ -112,7 +113,7 @@ class _Exporter:
                     dn = f"{name}_dim{k}"
                     dim_names.append(dn)
                     if not d.is_static and (d.lo > 0 or d.hi is not None):
-                        X
+                        self.metadata[f"opref.dim.{dn}"] = f"{d.lo}..{'' if d.hi is None else d.hi}"
                 inputs.append(_value_info(name, info.element_type, info.shape, dim_names))
                 values[(id(node), 0)] = Value(name, info.element_type, info.shape)
                 continue
@@ -162,8 +163,8 @@ class _Exporter:
     def initializer(self, b: Builder, node: Node, k: int, info: TensorInfo) -> Value | None:
         et = info.element_type
         value = np.asarray(info.value)
-        if onnx_type(et) is None:
-            self.problem(node, Unsupported(f"ONNX has no element type {et}", "a constant"))
+        if onnx_type(et) is None or (type_missing(et, self.opset) and et not in ("i4", "u4")):
+            self.problem(node, Unsupported(type_missing(et, self.opset), "a constant"))
             return None
         if et in ("i4", "u4") and self.opset < 21:
             wide = "i8" if et == "i4" else "u8"
@@ -196,7 +197,7 @@ class _Exporter:
         formal = []
         for idx, value in bound.items():
             p = graph.parameters[idx]
-            feed[id(p)] = TensorInfo(value.element_type, value.shape)
+            feed[id(p)] = TensorInfo(value.element_type, value.shape, value.value)
             bound_values[id(p)] = value
         for idx, iname, et, shape in inputs or ():
             self.taken.add(iname)

@@ -2,10 +2,8 @@
 ONNX op in a type onnxruntime's CPU kernel has, scalars as 1-element tensors, axes normalised."""
 from __future__ import annotations
 
-import numpy as np
-
 from ..types import element_type
-from .builder import Builder, Call, Unsupported, Value
+from .builder import Builder, Unsupported, Value
 
 # wider types tried in this order for each kind, narrowest first
 _WIDER = {"float": ("f16", "f32", "f64"), "signed": ("i8", "i16", "i32", "i64"),
@@ -36,14 +34,14 @@ def holds(wide: str, narrow: str) -> bool:
 
 
 def carrier(et: str, available) -> str | None:
-    """The narrowest type among `available` that holds every value of `et` (itself when available)."""
+    """The narrowest type among `available` that holds every value of `et` (itself when available),
+    of the same kind (integer / float) when there is one; ties broken by name, so the choice never
+    depends on set order."""
     if et in available:
         return et
-    best = None
-    for cand in available:
-        if holds(cand, et) and (best is None or element_type(cand).bits < element_type(best).bits):
-            best = cand
-    return best
+    fits = [cand for cand in available if holds(cand, et)]
+    kind = element_type(et).is_float      # same kind first (an integer product must wrap, not round), then fixed
+    return min(fits, key=lambda c: (element_type(c).is_float != kind, element_type(c).bits, c), default=None)
 
 
 def unsupported_type(op_type: str, et: str) -> Unsupported:

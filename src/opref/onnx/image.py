@@ -28,6 +28,7 @@ import numpy as np
 
 from ..opset.image import scale_dim
 from ..shapes import Dimension
+from ..types import element_type
 from .builder import Unsupported
 from .glue import carrier, unsupported_type
 
@@ -76,7 +77,8 @@ def _resize_attrs(mode, coord, nearest, cube, antialias):
         return {**attrs, "mode": "nearest", "nearest_mode": nearest}
     if mode == "cubic":
         return {**attrs, "mode": "cubic", "cubic_coeff_a": float(cube), "exclude_outside": 0}
-    return {**attrs, "mode": "linear", "antialias": int(antialias)}
+    # OpenVINO's triangle filter drops taps outside the image and renormalises: exclude_outside
+    return {**attrs, "mode": "linear", "antialias": int(antialias), "exclude_outside": int(antialias)}
 
 
 def _resize(b, x, plan, calc, attrs):
@@ -91,7 +93,7 @@ def _ramp_gather(b, x, rank, plan, calc, attrs):
     """Nearest for types onnxruntime's Resize lacks: per axis, resize an f32 index ramp and Gather."""
     for a, d, out, s in plan:
         n = b.node("Gather", [b.node("Shape", [x]), b.i64([a])])
-        ramp = b.node("Range", [b.scalar(0, "f32"), b.node("Cast", [b.node("Squeeze", [n]), None][:1], to=1),
+        ramp = b.node("Range", [b.scalar(0, "f32"), b.node("Cast", [b.node("Squeeze", [n])], to=1),
                                 b.scalar(1, "f32")])
         ramp = b.node("Reshape", [ramp, b.i64([1] * a + [-1] + [1] * (rank - a - 1))])
         idx = _resize(b, ramp, [(a, d, out, s)], calc, attrs)
@@ -119,11 +121,12 @@ def _interpolate(b, call, image, axes, sizes, scales, *, mode, calc, coord, near
     if dynamic and needs_static:
         return Unsupported("Interpolate needs static dims on the resized axes (to leave out the axes OpenVINO "
                            "copies, and for nearest_mode simple the direction)", f"axes {dynamic}")
-    integral = call.outputs[0].et.is_integral
+    integral = element_type(call.outputs[0].element_type).is_integral
     if mode == "nearest":
         ct = carrier(et, b.kernel_types("Resize"))
-    elif integral and mode == "cubic":
-        return Unsupported("integral cubic Interpolate (its overshoot converts out of the type's range)", et)
+    elif integral:
+        return Unsupported("integral Interpolate in an interpolating mode (opref rounds or truncates an f32 sum "
+                           "whose last bit depends on the order of summation)", f"{et} {mode}")
     else:
         ct = "f32"                       # opref interpolates every type in f32
     x = b.cast(image, ct or et, et)
@@ -145,14 +148,39 @@ def _interpolate(b, call, image, axes, sizes, scales, *, mode, calc, coord, near
     else:
         antialias = False
     if plan:
-        x = _resize(b, x, plan, calc, _resize_attrs("linear" if mode == "linear_onnx" else mode, coord, nearest,
-                                                    cube, antialias))
-    if integral and mode == "linear":    # rounded half away from zero, exactly (in f64)
-        v = b.node("Cast", [x], to=11)
-        x = b.node("Mul", [b.node("Sign", [v]), b.node("Floor", [b.node("Add", [b.node("Abs", [v]),
-                                                                                  b.scalar(0.5, "f64")])])])
-        return b.cast(x, out_et, "f64")
+        attrs = _resize_attrs("linear" if mode == "linear_onnx" else mode, coord, nearest, cube, antialias)
+        x = _interpolating_resize(b, x, rank, plan, calc, attrs)
+        if isinstance(x, Unsupported):
+            return x
     return b.cast(x, out_et, "f32")
+
+
+def _interpolating_resize(b, x, rank, plan, calc, attrs):
+    """onnxruntime interpolates (bi/tri)linear and bicubic only over the last 2-3 axes of an image whose
+    leading scales are 1: the resized axes move to the back, the others fold into one, size-1 axes fill
+    a 4-D (5-D for three axes) image, and the result is unfolded."""
+    axes = [a for a, *_ in plan]
+    k, cubic = len(axes), attrs["mode"] == "cubic"
+    direct = (rank == 2 or (rank == 4 and min(axes) >= 2) or (not cubic and (rank == 3 or (rank == 5 and
+                                                                                            min(axes) >= 2))))
+    if direct:
+        return _resize(b, x, plan, calc, attrs)
+    if k > (2 if cubic else 3):
+        return Unsupported("Interpolate over more axes than onnxruntime's Resize interpolates at once",
+                           f"{attrs['mode']} over {k} axes")
+    others = [a for a in range(rank) if a not in axes]
+    perm = others + axes
+    t = b.node("Transpose", [x], perm=perm) if perm != list(range(rank)) else x
+    fill = (2 if k <= 2 else 3) - k
+    t = b.node("Reshape", [t, b.i64([1, -1] + [d.lo for _, d, _, _ in plan] + [1] * fill)])
+    moved = [(2 + i, d, out, s) for i, (_, d, out, s) in enumerate(plan)]
+    y = _resize(b, t, moved, calc, attrs)
+    lead = b.node("Slice", [b.node("Shape", [x]), b.i64([0]), b.i64([0])]) if not others else \
+        b.node("Gather", [b.node("Shape", [x]), b.i64(others)])
+    y = b.node("Reshape", [y, b.node("Concat", [lead, b.i64([o for _, _, o, _ in plan])], axis=0)])
+    if perm == list(range(rank)):
+        return y
+    return b.node("Transpose", [y], perm=[int(i) for i in np.argsort(perm)])
 
 
 def _v4_common(b, call, image, sizes, scales, axes):
@@ -208,9 +236,10 @@ def _to_integral(b, x, ct, out):
     high = b.node("GreaterOrEqual", [x, b.scalar(float(info.max), ct)])
     low = b.node("LessOrEqual", [x, b.scalar(float(info.min), ct)])
     inside = b.node("Where", [b.node("Or", [high, low]), b.scalar(0, ct), x])
-    wide = "i64" if element_type(out).is_signed or element_type(out).bits < 64 else "u64"
-    y = b.node("Where", [high, b.scalar(info.max, wide),
-                         b.node("Where", [low, b.scalar(info.min, wide), b.cast(inside, wide)])])
+    wide = "u64" if out == "u64" else "i64"       # the saturated ends added in (Where lacks a u64 kernel)
+    y = b.node("Add", [b.cast(inside, wide), b.node("Mul", [b.cast(high, wide, "boolean"), b.scalar(info.max, wide)])])
+    if info.min:
+        y = b.node("Add", [y, b.node("Mul", [b.cast(low, wide, "boolean"), b.scalar(info.min, wide)])])
     return b.cast(y, out, wide)
 
 
@@ -228,7 +257,7 @@ def _grid_sample(b, call):
         mode = {"bilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
     y = b.node("GridSample", [b.cast(data, ct, data.element_type), b.cast(grid, ct, grid.element_type)], mode=mode,
                padding_mode=a["padding_mode"], align_corners=int(a["align_corners"]))
-    if call.outputs[0].et.is_integral:
+    if element_type(call.outputs[0].element_type).is_integral:
         return _to_integral(b, y, ct, out)
     return b.cast(y, out, ct)
 

@@ -9,20 +9,24 @@ nothing is computed). u1/nf4 have no ONNX type.
   mode first puts data's axes where axes_mapping says (Transpose if unsorted, Unsqueeze the rest).
 - StridedSlice with constant begin/end/stride is one Slice, a Squeeze of the shrunk axes and an
   Unsqueeze of the new ones (the data's rank must be known to place an ellipsis).
-- Pad pads the positive parts of the pads with ONNX Pad, then crops the negative parts with Slice
-  (ONNX reflect/edge pad the cropped data, OpenVINO the original); symmetric is spelled out with
-  backward Slices of the edges and Concat.
+- Pad pads the positive parts of the pads with ONNX Pad (strings: Concat of Expanded pad values),
+  then crops the negative parts with Slice (ONNX reflect/edge pad the cropped data, OpenVINO the
+  original); symmetric is spelled out with backward Slices of the edges and Concat.
+- Slice and StridedSlice avoid an onnxruntime quirk: it reads a stop >= INT32_MAX of a backward
+  slice as "past the first element" (any stop >= the dim gives an empty backward slice).
 - Reverse is a backward Slice; Roll is Slice + Concat per axis with the shift (data, not constant)
   taken modulo the dim at run time.
-- Unique is ONNX Unique (same four outputs) on data widened to a type its kernel sorts exactly.
+- Unique is ONNX Unique (same four outputs) on data widened to a type its kernel sorts exactly
+  (none holds u64).
 The index-based ops are in movement_index.py, the block rearrangements in movement_space.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..types import element_type
 from .builder import Unsupported
-from .glue import axis as norm_axis, carrier, unsupported_type
+from .glue import carrier, unsupported_type
 
 BIG, SMALL = 2**63 - 1, -2**63
 
@@ -54,11 +58,32 @@ def dims(b, x, start: int = 0, end: int | None = None) -> str:
     return b.node("Shape", [x], start=start or None, end=end)
 
 
+def reshape(b, x, shape) -> str:
+    """Reshape to a run-time shape: a 0 in it means 0 (allowzero), not "keep the input's dim"."""
+    return b.node("Reshape", [x, shape], allowzero=1)
+
+
 def slice_(b, x, starts, ends, axes, steps=None) -> str:
     """ONNX Slice; starts/ends may be lists (constants) or tensor names."""
     s = b.i64(starts) if isinstance(starts, list) else starts
     e = b.i64(ends) if isinstance(ends, list) else ends
     return b.node("Slice", [x, s, e, b.i64(axes), None if steps is None else b.i64(steps)])
+
+
+def const_pad(b, x, ct, before, after, fill=None) -> str:
+    """x padded with `fill` (a scalar tensor name; None: the type's zero, "" for strings), pads >= 0:
+    ONNX Pad where its kernel takes ct, else (strings) blocks of the value concatenated per axis."""
+    if ct in b.kernel_types("Pad"):
+        return b.node("Pad", [x, b.i64(list(before) + list(after)), fill], mode="constant")
+    if fill is None:
+        fill = b.const(np.array("", dtype=object) if ct == "string" else np.zeros((), element_type(ct).dtype), ct)
+    for a, (p, q) in enumerate(zip(before, after)):
+        if p or q:
+            def block(k):
+                return b.node("Expand", [fill, b.node("Concat", [dims(b, x, 0, a), b.i64([k]),
+                                                                 b.node("Shape", [x], start=a + 1)], axis=0)])
+            x = b.node("Concat", ([block(p)] if p else []) + [x] + ([block(q)] if q else []), axis=a)
+    return x
 
 
 def no_stop_quirk(start: int, stop: int, step: int) -> tuple[int, int]:
@@ -150,6 +175,24 @@ def _broadcast(b, call, x, ct):
     data, target = call.inputs[0], call.inputs[1]
     shape = ints_of(target)
     mode = call.attrs["mode"]
+    if shape is None:                # a target computed at run time (ShapeOf of a dynamic tensor, ...)
+        n = target.shape[0] if target.rank == 1 else None
+        if mode not in ("numpy", "bidirectional", "explicit", "none") or n is None or not n.is_static:
+            return Unsupported("Broadcast to a non-constant target needs numpy/bidirectional/explicit mode and a "
+                               "target of static length", f"mode={mode}, target {target.shape}")
+        if mode in ("explicit", "none"):
+            mapping = ints_of(call.inputs[2])
+            if data.rank is None or mapping is None:
+                return Unsupported("Broadcast explicit needs data of static rank and constant axes_mapping")
+            mapping = mapping[:data.rank]
+            if mapping != sorted(mapping):
+                x = b.node("Transpose", [x], perm=[int(i) for i in np.argsort(mapping)])
+                mapping = sorted(mapping)
+            rest = [a for a in range(n.length) if a not in mapping]
+            if rest and data.rank:
+                x = b.node("Unsqueeze", [x, b.i64(rest)])
+        # Expand broadcasts both ways: on the inputs numpy mode accepts, that is the target itself
+        return b.node("Expand", [x, b.cast(target, "i64", target.element_type)])
     if mode in ("explicit", "none"):
         if data.rank is None:
             return Unsupported("Broadcast explicit of data of dynamic rank")
@@ -160,8 +203,13 @@ def _broadcast(b, call, x, ct):
         rest = [a for a in range(len(shape)) if a not in mapping]
         if rest and data.rank:
             x = b.node("Unsqueeze", [x, b.i64(rest)])
-    # numpy, bidirectional and pdpd (equal ranks, 1s stretch either way) are Expand on accepted inputs
-    return b.node("Expand", [x, b.i64(shape)])
+    # numpy, bidirectional and pdpd (equal ranks, 1s stretch either way) are Expand on accepted inputs,
+    # but onnxruntime's graph optimiser drops an Expand whose target has a 0 where the data has a 1
+    # (as if it were a no-op; seen when the data's shape is inferred): a 0 in the target (the
+    # output's 0 in every mode) is expanded as 1 and sliced away
+    zeros = [i - len(shape) for i, d in enumerate(shape) if d == 0]
+    y = b.node("Expand", [x, b.i64([d if d else 1 for d in shape])])
+    return slice_(b, y, [0] * len(zeros), [0] * len(zeros), zeros) if zeros else y
 
 
 # --- Slice, StridedSlice ------------------------------------------------------------------------------------
@@ -250,6 +298,8 @@ def _pad(b, call):
     grow = [max(p, 0) for p in before], [max(p, 0) for p in after]
     ops = ("Slice", "Concat") if mode == "symmetric" else ("Pad", "Slice")
     ct = data_type(b, data, *ops)
+    if isinstance(ct, Unsupported) and mode == "constant":      # strings: padded by Concat
+        ct = data_type(b, data, "Expand", "Concat", "Slice")
     if isinstance(ct, Unsupported):
         return ct
     x = b.cast(data, ct, data.element_type)
@@ -257,12 +307,13 @@ def _pad(b, call):
         y = _symmetric(b, x, *grow)
     elif any(grow[0]) or any(grow[1]):
         fill = b.cast(value, ct, value.element_type) if value is not None and mode == "constant" else None
-        y = b.node("Pad", [x, b.i64(grow[0] + grow[1]), fill], mode=mode)
+        y = const_pad(b, x, ct, *grow, fill) if mode == "constant" else \
+            b.node("Pad", [x, b.i64(grow[0] + grow[1])], mode=mode)
     else:
         y = x
     cut = [a for a, (p, q) in enumerate(zip(before, after)) if p < 0 or q < 0]
     if cut:   # negative pads crop what the positive ones padded
-        y = slice_(b, y, [max(-before[a], 0) for a in cut], [-after[a] if after[a] < 0 else BIG for a in cut], cut)
+        y = slice_(b, y, [max(-before[a], 0) for a in cut], [after[a] if after[a] < 0 else BIG for a in cut], cut)
     if y == x:
         y = b.node("Identity", [x])
     return b.cast(y, call.outputs[0].element_type, ct)
@@ -285,10 +336,11 @@ def _roll(b, call, x, ct):
     axes = ints_of(axes_in)
     if data.rank == 0 or not axes:
         return b.node("Identity", [x])
-    s = b.node("Reshape", [b.cast(shift, "i64", shift.element_type), b.i64([-1])])
-    one = shift.shape.rank == 0 or (shift.static_shape is not None and int(np.prod(shift.static_shape)) == 1)
+    # one shift per axis (a single shift stretched to all of them)
+    s = b.node("Expand", [b.node("Reshape", [b.cast(shift, "i64", shift.element_type), b.i64([-1])]),
+                          b.i64([len(axes)])])
     for i, a in enumerate(axes):
-        k = s if one else slice_(b, s, [i], [i + 1], [0])
+        k = slice_(b, s, [i], [i + 1], [0])
         n = dim(b, x, a)
         k = b.node("Mod", [k, b.node("Max", [n, b.i64([1])])])     # in [0, n): a shift right by k
         cut = b.node("Sub", [n, k])

@@ -15,10 +15,11 @@ sums are spelled out exactly: the reduced axes moved last and flattened, a 0 put
 (which adds in the type and wraps) and its last element — in i32 for types up to 32 bits (the sum mod
 2**32, then the cast back keeps its low bits), in i64 for 64-bit ones. Integer Mean is that wrapped sum
 divided by the element count (Div truncates toward zero, as opref; the count clamped to 1 so an empty
-mean is 0/1). Integer Max/Min compute in a type that holds the data and are clipped into its range so
-an empty reduction gives the data type's lowest/highest value, as opref. Not lowered: integer
-ReduceProd (no exact wrapping product in onnxruntime), u64 Max/Min (no kernel holds u64), signed
-integer ReduceL2 (the square root of a wrapped negative sum of squares, NaN made integer, is undefined).
+mean is 0/1). Integer Max/Min compute in a type that holds the data (u64 as i64
+with the top bit flipped, which keeps the order) and are bounded into the data type's range so an
+empty reduction gives its lowest/highest value, as opref (with Max/Min: onnxruntime's i64 Clip is
+wrong). Not lowered: integer ReduceProd (no exact wrapping product in onnxruntime), signed integer
+ReduceL2 (the square root of a wrapped negative sum of squares, NaN made integer, is undefined).
 """
 from __future__ import annotations
 
@@ -52,8 +53,8 @@ def _dims(b, x, idxs):
 
 
 def _count(b, x, ax):
-    """The number of elements over `ax` as a 1-element i64 tensor (a product of Muls: onnxruntime's
-    i64 ReduceProd misses a 0 among constant dims)."""
+    """The number of elements over `ax` as a 1-element i64 tensor (a constant when the dims are static,
+    else a product of the dims read at run time)."""
     dims = [x.shape[a] for a in ax]
     if all(d.is_static for d in dims):
         return b.i64([int(np.prod([d.length for d in dims]))])
@@ -73,7 +74,8 @@ def _int_sum(b, x, src, ax, keep, ct):
     kept = [i for i in range(r) if i not in ax]
     t = src if kept + ax == list(range(r)) else b.node("Transpose", [src], perm=kept + ax)
     count = _count(b, x, ax)
-    t = b.node("Reshape", [t, b.node("Concat", [_dims(b, x, kept), count], axis=0)] if kept else [t, count])
+    t = b.node("Reshape", [t, b.node("Concat", [_dims(b, x, kept), count], axis=0)] if kept else [t, count],
+               allowzero=1)
     n = len(kept) + 1
     t = b.node("Pad", [t, b.i64([0] * (n - 1) + [1] + [0] * n), b.scalar(0, ct)])
     s = b.node("Gather", [b.node("CumSum", [t, b.scalar(-1, "i64")]), b.scalar(-1, "i64")], axis=n - 1)
@@ -132,7 +134,7 @@ def _sum_like(kind):
             return b.cast(total, out, ct)
         dt = "u64" if et == "u64" else "i64"             # the wrapped sum / count, truncated toward zero
         wrapped = b.cast(b.cast(total, et, ct), dt, et)
-        count = b.cast(b.node("Max", [_count(b, x, ax), b.i64([1])]), dt, "i64")
+        count = b.cast(b.node("Max", [b.node("Reshape", [_count(b, x, ax), b.i64([])]), b.scalar(1, "i64")]), dt, "i64")
         return b.cast(b.node("Div", [wrapped, count]), out, dt)
     return lower
 
@@ -148,13 +150,18 @@ def _extreme(op_type, high):
             return b.node("Identity", [x])
         if x.et.is_float:
             return _float_reduce(b, op_type, x, ax, keep, out)
-        ct = carrier(et, b.kernel_types(op_type))
+        if et == "u64":              # order-preserving as i64 once the top bit is flipped
+            flip = b.scalar(np.iinfo(np.int64).min, "i64")
+            v = b.node("BitwiseXor", [b.cast(x, "i64", et), flip])
+            y = b.node(op_type, [v, b.i64(ax)], keepdims=int(keep))
+            return b.cast(b.node("BitwiseXor", [y, flip]), out, "i64")
+        ct = carrier(et, {t for t in b.kernel_types(op_type) if element_type(t).is_integral})
         if ct is None:
             return unsupported_type(op_type, et)
         y = b.node(op_type, [b.cast(x, ct, et), b.i64(ax)], keepdims=int(keep))
         if ct != et and _may_be_empty(x, ax):      # an empty reduction: the data type's limit, not ct's
             info = np.iinfo(element_type(et).dtype)
-            y = b.node("Clip", [y, b.scalar(info.min, ct), b.scalar(info.max, ct)])
+            y = b.node("Max" if high else "Min", [y, b.scalar(info.min if high else info.max, ct)])
         return b.cast(y, out, ct)
     return lower
 

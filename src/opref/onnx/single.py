@@ -13,7 +13,7 @@ import numpy as np
 
 from ..shapes import PartialShape, TensorInfo
 from ..types import element_type, tagged
-from .builder import DEFAULT_OPSET, IR_VERSIONS, Builder, Call, Unsupported, Value, onnx_type
+from .builder import DEFAULT_OPSET, IR_VERSIONS, Builder, Call, Unsupported, Value, onnx_type, type_missing
 from .registry import lower
 
 # element types onnxruntime's Python binding cannot feed or return -> the type they travel as
@@ -40,29 +40,37 @@ class OnnxCase:
         return self.read(session.run(None, self.feeds))
 
 
-def value_info(name: str, et: str, shape: PartialShape | None):
+def value_info(name: str, et: str, shape: PartialShape | None, dim_names=None):
     from onnx import helper
     dims = None
     if shape is not None and shape.rank is not None:
-        dims = [d.length if d.is_static else None for d in shape]
+        dims = [d.length if d.is_static else (dim_names[k] if dim_names else None) for k, d in enumerate(shape)]
     return helper.make_tensor_value_info(name, onnx_type(et), dims)
 
 
-def case_model(op: str, inputs, attrs=None, *, opset: int = DEFAULT_OPSET, check: bool = True) -> OnnxCase | Unsupported:
-    """The ONNX model of one case (inputs as arrays, None for an absent optional input), or why it has none."""
+def case_model(op: str, inputs, attrs=None, *, opset: int = DEFAULT_OPSET, check: bool = True,
+               infos=None) -> OnnxCase | Unsupported:
+    """The ONNX model of one case (inputs as arrays, None for an absent optional input), or why it has none.
+    `infos`: the TensorInfo each input is declared with (dynamic dims, intervals), when not its array's
+    own shape; the lowering then sees those, and dynamic dims become dim_params "x<j>_d<k>"."""
     from onnx import checker, helper
     from ..opset import get_schema
     schema = get_schema(op)
     attrs = schema.bind_attrs(attrs or {})
     ports = schema.ports_for(len(inputs))
     arrays = [None if x is None else np.asanyarray(x) for x in inputs]
+    declared = infos
     infos = [None if a is None else TensorInfo(element_type(a).name, PartialShape(a.shape),
                                               a if port.const else None)
              for port, a in zip(ports, arrays)]
+    if declared is not None:
+        infos = [i if i is None or port.const or d is None else TensorInfo(i.element_type, d.shape)
+                 for port, i, d in zip(ports, infos, declared)]
     outputs = schema.infer(infos, attrs)
     for info in list(infos) + list(outputs):
-        if info is not None and onnx_type(info.element_type) is None:
-            return Unsupported(f"ONNX has no element type {info.element_type}")
+        why = None if info is None else type_missing(info.element_type, opset)
+        if why is not None:
+            return Unsupported(why)
     b = Builder(opset)
     graph_inputs, feeds, values = [], {}, []
     for port, a, info in zip(ports, arrays, infos):
@@ -76,7 +84,8 @@ def case_model(op: str, inputs, attrs=None, *, opset: int = DEFAULT_OPSET, check
             values.append(Value(name, et, info.shape, a))
             continue
         carrier = CARRIERS.get(et)
-        graph_inputs.append(value_info(name, carrier or et, info.shape))
+        graph_inputs.append(value_info(name, carrier or et, info.shape,
+                                       [f"x{len(graph_inputs)}_d{k}" for k in range(info.shape.rank or 0)]))
         feeds[name] = np.asarray(a).astype(element_type(carrier).dtype) if carrier else np.asarray(a)
         if carrier:
             name = b.cast(name, et)

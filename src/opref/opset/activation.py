@@ -24,7 +24,8 @@ ELU_1 = unary("Elu", 1, A, FLOAT, "x if x > 0 else alpha * (exp(x) - 1)",
 GELU_2 = unary("Gelu", 2, A, FLOAT, "x * Phi(x) = 0.5 * x * (1 + erf(x / sqrt(2)))")
 GELU_7 = unary("Gelu", 7, A, FLOAT, "x * Phi(x), exactly (erf) or by the tanh approximation "
                "0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))",
-               attributes=(Attr("approximation_mode", STRING, "erf", allowed=("erf", "tanh")),))
+               attributes=(Attr("approximation_mode", STRING, "erf", allowed=("erf", "tanh"),
+                                doc="erf: the exact Gaussian CDF (the default); tanh: the tanh approximation"),))
 HSWISH_4 = unary("HSwish", 4, A, FLOAT, "x * min(max(x + 3, 0), 6) / 6")
 HSIGMOID_5 = unary("HSigmoid", 5, A, FLOAT, "min(max(x + 3, 0), 6) / 6")
 MISH_4 = unary("Mish", 4, A, FLOAT, "x * tanh(softplus(x))")
@@ -34,13 +35,15 @@ SOFTSIGN_9 = unary("SoftSign", 9, A, FLOAT, "x / (1 + |x|)")
 
 # --- Clamp-1 ---------------------------------------------------------------------------------------
 def clamp_shape(data, *, min, max):
+    """The output has the input's shape (any rank, dynamic dims kept). Rejects min > max."""
     check(min <= max, "Clamp-1", f"attribute 'min' must be <= 'max', got min={min} and max={max}")
     return data.shape
 
 
 CLAMP_1 = OpSchema(
     "Clamp", 1, category=A,
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the values to clamp, any shape"),),
+    outputs=(Port("output", "T", doc="data limited to [min, max], same shape"),),
     attributes=(Attr("min", FLOAT_ATTR, doc="lower bound (integers: rounded up)"),
                 Attr("max", FLOAT_ATTR, doc="upper bound (integers: rounded down)")),
     type_constraints={"T": NUMERIC_BYTES}, shape=clamp_shape,
@@ -60,19 +63,26 @@ def _axis_shape(op, data, axis, negative):
 
 
 def softmax1_shape(data, *, axis):
+    """The output has the input's shape. With a static rank, axis must lie in [0, rank - 1] (a scalar
+    counts as rank 1); with a dynamic rank axis is not checked."""
     return _axis_shape("Softmax-1", data, axis, negative=False)
 
 
 def softmax8_shape(data, *, axis):
+    """The output has the input's shape. With a static rank, axis must lie in [-rank, rank - 1] (a
+    scalar counts as rank 1); with a dynamic rank axis is not checked."""
     return _axis_shape("Softmax-8", data, axis, negative=True)
 
 
 def log_softmax5_shape(data, *, axis):
+    """The output has the input's shape. With a static rank, axis must lie in [-rank, rank - 1] (a
+    scalar counts as rank 1); with a dynamic rank axis is not checked."""
     return _axis_shape("LogSoftmax-5", data, axis, negative=True)
 
 
 def _axis_op(name, version, rule, doc, axis_doc):
-    return OpSchema(name, version, category=A, inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    return OpSchema(name, version, category=A, inputs=(Port("data", "T", doc="the logits, any shape"),),
+                    outputs=(Port("output", "T", doc="the normalised values along axis, same shape as data"),),
                     attributes=(Attr("axis", INT, 1, doc=axis_doc),), type_constraints={"T": FLOAT},
                     shape=rule, doc=doc)
 
@@ -99,6 +109,7 @@ def _scalar_like(op, name, info, sizes=(1,)):
 
 
 def swish_shape(data, beta=None):
+    """The output has data's shape. beta, when given with a static rank, must be a scalar."""
     if beta is not None:
         _scalar_like("Swish-4", "beta", beta, sizes=())
     return data.shape
@@ -106,14 +117,17 @@ def swish_shape(data, beta=None):
 
 SWISH_4 = OpSchema(
     "Swish", 4, category=A,
-    inputs=(Port("data", "T"), Port("beta", "T", optional=True, const=True, doc=CONST_PARAM)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the input values, any shape"),
+            Port("beta", "T", optional=True, const=True, doc="scalar multiplier of x inside the sigmoid; "
+                 + CONST_PARAM)),
+    outputs=(Port("output", "T", doc="x * sigmoid(beta * x), same shape as data"),),
     type_constraints={"T": FLOAT}, shape=swish_shape,
     doc="x * sigmoid(beta * x); beta (a scalar) is 1 when absent.",
 )
 
 
 def hard_sigmoid_shape(data, alpha, beta):
+    """The output has data's shape. alpha and beta, when their rank is static, must be scalars."""
     _scalar_like("HardSigmoid-1", "alpha", alpha, sizes=())
     _scalar_like("HardSigmoid-1", "beta", beta, sizes=())
     return data.shape
@@ -121,14 +135,18 @@ def hard_sigmoid_shape(data, alpha, beta):
 
 HARD_SIGMOID_1 = OpSchema(
     "HardSigmoid", 1, category=A,
-    inputs=(Port("data", "T"), Port("alpha", "T", const=True, doc=CONST_PARAM),
-            Port("beta", "T", const=True, doc=CONST_PARAM)), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the input values, any shape"),
+            Port("alpha", "T", const=True, doc="scalar slope; " + CONST_PARAM),
+            Port("beta", "T", const=True, doc="scalar offset; " + CONST_PARAM)),
+    outputs=(Port("output", "T", doc="alpha * x + beta clipped to [0, 1], same shape as data"),),
     type_constraints={"T": FLOAT}, shape=hard_sigmoid_shape,
     doc="max(0, min(1, alpha * x + beta)); alpha and beta are scalars.",
 )
 
 
 def selu_shape(data, alpha, lambda_):
+    """The output has data's shape. alpha and lambda, when their rank is static, must each be a scalar
+    or a 1-D tensor of one element."""
     _scalar_like("Selu-1", "alpha", alpha)
     _scalar_like("Selu-1", "lambda", lambda_)
     return data.shape
@@ -137,14 +155,19 @@ def selu_shape(data, alpha, lambda_):
 SELU_1 = OpSchema(
     "Selu", 1, category=A,
     # the spec's second parameter is `lambda`, a Python keyword: the port is lambda_
-    inputs=(Port("data", "T"), Port("alpha", "T", const=True, doc=CONST_PARAM),
-            Port("lambda_", "T", const=True, doc=CONST_PARAM)), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the input values, any shape"),
+            Port("alpha", "T", const=True, doc="one element: scale of the negative part; " + CONST_PARAM),
+            Port("lambda_", "T", const=True, doc="one element: overall scale; " + CONST_PARAM)),
+    outputs=(Port("output", "T", doc="the scaled ELU of data, same shape"),),
     type_constraints={"T": FLOAT}, shape=selu_shape,
     doc="lambda * (x if x > 0 else alpha * (exp(x) - 1)); alpha and lambda hold one element each.",
 )
 
 
 def prelu_shape(data, slope):
+    """The output has data's shape. With both ranks static, slope must either be 1-D and match
+    dimension 1 of a data of rank >= 2 (per channel), hold a single element, or broadcast numpy-style
+    to data (no more dims than data; each trailing dim 1 or compatible). Dynamic ranks are not checked."""
     op = "PRelu-1"
     d, s = data.shape, slope.shape
     if d.rank_is_static and s.rank_is_static:
@@ -162,7 +185,9 @@ def prelu_shape(data, slope):
 
 PRELU_1 = OpSchema(
     "PRelu", 1, category=A,
-    inputs=(Port("data", "T"), Port("slope", "T")), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the input values, any rank; channels on axis 1"),
+            Port("slope", "T", doc="the negative slope: 1-D per channel, or numpy-broadcastable to data"),),
+    outputs=(Port("output", "T", doc="data where >= 0, slope * data elsewhere; same shape as data"),),
     type_constraints={"T": FLOAT}, shape=prelu_shape,
     doc="x if x >= 0 else slope * x; a 1-D slope as long as dimension 1 of data applies per channel, "
         "any other slope broadcasts numpy-style.",

@@ -38,7 +38,9 @@ SIGN_1 = unary("Sign", 1, A, T, "-1, 0 or 1 by the sign of x (NaN stays NaN)")
 FLOOR_1 = unary("Floor", 1, A, T, "the largest integer <= x")
 CEILING_1 = unary("Ceiling", 1, A, T, "the smallest integer >= x")
 ROUND_5 = unary("Round", 5, A, T, "the nearest integer; halves by `mode`",
-                attributes=(Attr("mode", STRING, "half_to_even", allowed=("half_to_even", "half_away_from_zero")),))
+                attributes=(Attr("mode", STRING, "half_to_even", allowed=("half_to_even", "half_away_from_zero"),
+                                 doc="how a tie x.5 rounds: to the even neighbour (the default) or away "
+                                     "from zero"),))
 SQRT_1 = unary("Sqrt", 1, A, T, "square root (integers: rounded to nearest)")
 LOG_1 = unary("Log", 1, A, T, "natural logarithm")
 ERF_1 = unary("Erf", 1, A, T, "Gauss error function")
@@ -59,6 +61,8 @@ ATANH_3 = unary("Atanh", 3, A, T, "inverse hyperbolic tangent")
 
 # --- CumSum-3 --------------------------------------------------------------------------------------
 def cumsum_shape(data, axis=None, *, exclusive, reverse):
+    """The output has data's shape (any rank, dynamic dims kept). axis, when given with a static rank,
+    must be a scalar; its value is not checked here."""
     op = "CumSum-3"
     if axis is not None and axis.shape.rank_is_static:
         check(len(axis.shape) == 0, op, f"input 'axis' must be a scalar, got shape {axis.shape}")
@@ -67,8 +71,9 @@ def cumsum_shape(data, axis=None, *, exclusive, reverse):
 
 CUMSUM_3 = OpSchema(
     "CumSum", 3, category=A,
-    inputs=(Port("data", "T"), Port("axis", "T_AXIS", optional=True, doc="scalar; default 0")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the values to sum, any rank"),
+            Port("axis", "T_AXIS", optional=True, doc="scalar; default 0")),
+    outputs=(Port("output", "T", doc="the running sums, same shape as data"),),
     attributes=(Attr("exclusive", BOOL, False, doc="the j-th sum leaves out the j-th element"),
                 Attr("reverse", BOOL, False, doc="sum from the end of the axis")),
     type_constraints={"T": T, "T_AXIS": IDX},
@@ -78,6 +83,10 @@ CUMSUM_3 = OpSchema(
 
 # --- SegmentMax-16 ---------------------------------------------------------------------------------
 def segment_max_shape(data, segment_ids, num_segments=None, *, fill_mode):
+    """The output is data's shape with its first dimension replaced by the segment count: num_segments
+    when its value is known, else max(segment_ids) + 1 when those values are known, else dynamic. data
+    must not be a scalar; segment_ids must be 1-D, as long as data's first dim, sorted and non-negative
+    (values checked when known); num_segments a non-negative scalar. A dynamic-rank data gives a dynamic rank."""
     op = "SegmentMax-16"
     shape, ids_shape = data.shape, segment_ids.shape
     if shape.rank_is_static:
@@ -111,9 +120,13 @@ def segment_max_shape(data, segment_ids, num_segments=None, *, fill_mode):
 
 SEGMENT_MAX_16 = OpSchema(
     "SegmentMax", 16, category=A,
-    inputs=(Port("data", "T"), Port("segment_ids", "T_IDX1", const=True),
-            Port("num_segments", "T_IDX2", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the rows to reduce, rank >= 1; rows along the first axis"),
+            Port("segment_ids", "T_IDX1", const=True,
+                 doc="1-D, one segment id per row of data: sorted, non-negative"),
+            Port("num_segments", "T_IDX2", optional=True, const=True,
+                 doc="scalar count of output segments; default max(segment_ids) + 1")),
+    outputs=(Port("output", "T", doc="per segment, the elementwise maximum of its rows (fill_mode where "
+                                     "the segment is empty); shape [segments, *data.shape[1:]]"),),
     attributes=(Attr("fill_mode", STRING, allowed=("zero", "lowest"),
                      doc="empty segments: zero, or the lowest value of T (the spec's empty_segment_value; "
                          "OpenVINO's IR writes it as fill_mode, in lower case)"),),

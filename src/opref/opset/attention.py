@@ -34,6 +34,12 @@ def _batch_merge(op: str, name: str, dims: list | None, other: PartialShape):
 
 
 def scaled_dot_product_attention_shape(query, key, value, attention_mask=None, scale=None, *, causal):
+    """The output is [*batch, L, Ev]: L from query's dimension -2, Ev from value's last dimension, and the
+    batch dims of query, key, value (and of a non-causal mask of rank >= 3) broadcast numpy-style. query,
+    key and value need rank >= 3; key's last dim must equal query's (E), value's dim -2 key's (S); a
+    non-causal mask must be a scalar or of rank >= 2 broadcasting to [L, S] (its L may widen an L of 1);
+    scale holds one element. key, value and scale must have query's element type, the mask boolean or
+    query's. A query of dynamic rank gives a dynamic rank."""
     op = "ScaledDotProductAttention-13"
     q, k, v = query.shape, key.shape, value.shape
     for info, name in ((key, "key"), (value, "value")):
@@ -84,10 +90,12 @@ def scaled_dot_product_attention_shape(query, key, value, attention_mask=None, s
 
 SCALED_DOT_PRODUCT_ATTENTION_13 = OpSchema(
     "ScaledDotProductAttention", 13, category="attention",
-    inputs=(Port("query", "T"), Port("key", "T"), Port("value", "T"),
+    inputs=(Port("query", "T", doc="queries, [..., L, E] (rank >= 3)"),
+            Port("key", "T", doc="keys, [..., S, E] (rank >= 3; batch dims broadcast with query's)"),
+            Port("value", "T", doc="values, [..., S, Ev] (rank >= 3)"),
             Port("attention_mask", "T_MASK", optional=True, doc="boolean (true: attend) or additive, [..., L|1, S]"),
             Port("scale", "T", optional=True, doc="scalar; default 1/sqrt(E)")),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="the attention result, [..., L, Ev]"),),
     attributes=(Attr("causal", BOOL, doc="mask out keys after each query position (upper triangle of [L, S], "
                      "aligned at the top left); the attention_mask is then ignored"),),
     type_constraints={"T": T_SDPA, "T_MASK": T_SDPA + ("boolean",)},

@@ -27,8 +27,9 @@ def select_shape(cond, then, else_, *, auto_broadcast):
 SELECT_1 = OpSchema(
     "Select", 1, category="condition",
     inputs=(Port("cond", "T_COND", doc="selection mask: true takes `then`, false takes `else`"),
-            Port("then", "T"), Port("else_", "T", doc="the spec's `else` (a Python keyword)")),
-    outputs=(Port("output", "T"),),
+            Port("then", "T", doc="the values taken where cond is true"),
+            Port("else_", "T", doc="the values taken where cond is false (the spec's `else`, a Python keyword)")),
+    outputs=(Port("output", "T", doc="then or else per element, in the broadcast shape of the three inputs"),),
     attributes=(auto_broadcast_attr(),),
     type_constraints={"T_COND": ("boolean",), "T": ("boolean",) + NUMERIC},
     shape=select_shape,
@@ -37,6 +38,8 @@ SELECT_1 = OpSchema(
 
 # --- Bucketize-3 ---------------------------------------------------------------------------------------
 def bucketize_shape(data, buckets, *, output_type, with_right_bound):
+    """The output has data's shape (any rank, dynamic dims kept) and element type output_type. buckets,
+    when its rank is static, must be 1-D."""
     op = "Bucketize-3"
     if buckets.shape.rank_is_static:
         check(len(buckets.shape) == 1, op, f"input 'buckets' must be 1-D, got shape {buckets.shape}")
@@ -45,8 +48,10 @@ def bucketize_shape(data, buckets, *, output_type, with_right_bound):
 
 BUCKETIZE_3 = OpSchema(
     "Bucketize", 3, category="condition",
-    inputs=(Port("data", "T"), Port("buckets", "T_BOUNDARIES", doc="sorted unique boundaries, 1-D")),
-    outputs=(Port("output", "T_IND"),),
+    inputs=(Port("data", "T", doc="the values to place into buckets, any shape"),
+            Port("buckets", "T_BOUNDARIES", doc="sorted unique boundaries, 1-D")),
+    outputs=(Port("output", "T_IND",
+                  doc="the bucket index of each element of data, in [0, len(buckets)], same shape"),),
     # i64 is the spec's default and OpenVINO's Python factory's (its IR reader alone insists on the attribute)
     attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the bucket indices"),
                 Attr("with_right_bound", BOOL, True,
@@ -59,7 +64,8 @@ BUCKETIZE_3 = OpSchema(
 
 # --- NonZero-3 -----------------------------------------------------------------------------------------
 def non_zero_shape(data, *, output_type):
-    """[rank, count]: count is at most the number of elements (unbounded if a dimension is)."""
+    """[rank, count] of element type output_type: count lies in [0, number of elements] (unbounded if a
+    dimension is). A scalar or a dynamic-rank input gives [?, ?]."""
     shape = data.shape
     if not shape.rank_is_static or len(shape) == 0:     # OpenVINO: [?,?] for a scalar too
         return TensorInfo(output_type, PartialShape.dynamic(2))
@@ -70,8 +76,9 @@ def non_zero_shape(data, *, output_type):
 
 NON_ZERO_3 = OpSchema(
     "NonZero", 3, category="condition",
-    inputs=(Port("data", "T"),),
-    outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("data", "T", doc="the tensor to search, any rank"),),
+    outputs=(Port("output", "T_OUT", doc="[rank, count]: column j holds the coordinates of the j-th non-zero "
+                                         "element in row-major order"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the indices"),),
     # string has no zero in OpenVINO's sense; nf4 codes are not values (code 7 is 0.0)
     type_constraints={"T": tuple(t for t in ALL if t not in ("string", "nf4")), "T_OUT": IDX},

@@ -37,12 +37,16 @@ def _convert_info(op: str, data: TensorInfo, destination_type: str) -> TensorInf
 
 # --- Convert-1 -------------------------------------------------------------------------------------
 def convert_shape(data, *, destination_type):
+    """The output has data's shape with element type destination_type. Rejects a string destination,
+    an nf4 input converted to anything but f64/f32/f16/bf16/nf4, and an nf4 destination from anything
+    but f32/f16."""
     return _convert_info("Convert-1", data, destination_type)
 
 
 CONVERT_1 = OpSchema(
     "Convert", 1, category="conversion",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("data", "T", doc="the values to convert, any shape"),),
+    outputs=(Port("output", "T_OUT", doc="data's values in destination_type, same shape"),),
     attributes=(Attr("destination_type", ELEMENT_TYPE, doc="the output element type"),),
     type_constraints={"T": T_IN, "T_OUT": DESTINATIONS},
     shape=convert_shape,
@@ -53,6 +57,8 @@ CONVERT_1 = OpSchema(
 
 # --- ConvertLike-1 ---------------------------------------------------------------------------------
 def convert_like_shape(data, like):
+    """The output has data's shape with the element type of like (whose shape is ignored); the same
+    type pairs as Convert-1 are rejected."""
     if like.element_type not in DESTINATIONS:
         fail("ConvertLike-1", f"input 'like' has element type {like.element_type}, which is not a conversion "
              f"target")
@@ -61,7 +67,9 @@ def convert_like_shape(data, like):
 
 CONVERT_LIKE_1 = OpSchema(
     "ConvertLike", 1, category="conversion",
-    inputs=(Port("data", "T1"), Port("like", "T2")), outputs=(Port("output", "T2"),),
+    inputs=(Port("data", "T1", doc="the values to convert, any shape"),
+            Port("like", "T2", doc="any tensor: only its element type is used")),
+    outputs=(Port("output", "T2", doc="data's values in like's element type, data's shape"),),
     type_constraints={"T1": T_IN, "T2": DESTINATIONS},
     shape=convert_like_shape,
     doc="Convert to the element type of the second input (its values are not read).",
@@ -124,6 +132,12 @@ def promote_types(a: str, b: str, *, promote_unsafe=False, u64_integer_promotion
 
 def convert_promote_types_shape(input_0, input_1, *, promote_unsafe, pytorch_scalar_promotion,
                                 u64_integer_promotion_target):
+    """Each output keeps its input's shape; both take the common element type (see promote_types).
+    With pytorch_scalar_promotion, two different types of one kind (both integer or both float) need
+    static ranks, and a scalar beside a non-scalar takes the non-scalar's type. Rejected unless
+    promote_unsafe: an integer going to a float of fewer than twice its bits, a common type wider than
+    both inputs, u64 with a signed integer (else u64_integer_promotion_target), a scalar narrowed into
+    the tensor's type. Always rejected: string/nf4 inputs, a string/nf4 u64_integer_promotion_target."""
     op = "ConvertPromoteTypes-14"
     check(u64_integer_promotion_target in DESTINATIONS and u64_integer_promotion_target != "nf4", op,
           f"u64_integer_promotion_target {u64_integer_promotion_target} is not a Convert destination type")
@@ -145,8 +159,10 @@ def convert_promote_types_shape(input_0, input_1, *, promote_unsafe, pytorch_sca
 
 CONVERT_PROMOTE_TYPES_14 = OpSchema(
     "ConvertPromoteTypes", 14, category="conversion",
-    inputs=(Port("input_0", "T1"), Port("input_1", "T2")),
-    outputs=(Port("output_0", "T_OUT"), Port("output_1", "T_OUT")),
+    inputs=(Port("input_0", "T1", doc="the first tensor, any shape"),
+            Port("input_1", "T2", doc="the second tensor, any shape (shapes are not broadcast)")),
+    outputs=(Port("output_0", "T_OUT", doc="input_0 converted to the common type"),
+             Port("output_1", "T_OUT", doc="input_1 converted to the common type")),
     attributes=(
         Attr("promote_unsafe", BOOL, False, doc="allow promotions that widen, lose precision or use "
              "u64_integer_promotion_target; when false they are errors"),
@@ -164,6 +180,8 @@ CONVERT_PROMOTE_TYPES_14 = OpSchema(
 
 # --- StringTensorUnpack-15 / StringTensorPack-15 -------------------------------------------------------
 def string_tensor_unpack_shape(data):
+    """begins and ends (i32) have data's shape; symbols (u8) is 1-D, as long as the UTF-8 bytes of all
+    strings when data's value is known, 0 when data has no elements, else dynamic."""
     symbols = Dimension()
     if data.value is not None:
         symbols = Dimension.of(len("".join(np.asarray(data.value).reshape(-1).tolist()).encode("utf-8", "surrogateescape")))
@@ -174,8 +192,10 @@ def string_tensor_unpack_shape(data):
 
 STRING_TENSOR_UNPACK_15 = OpSchema(
     "StringTensorUnpack", 15, category="conversion",
-    inputs=(Port("data", "T_STR"),),
-    outputs=(Port("begins", "T_IDX"), Port("ends", "T_IDX"), Port("symbols", "T_U8")),
+    inputs=(Port("data", "T_STR", doc="the strings, any shape"),),
+    outputs=(Port("begins", "T_IDX", doc="per string, the offset of its first byte in symbols; data's shape"),
+             Port("ends", "T_IDX", doc="per string, the offset one past its last byte in symbols; data's shape"),
+             Port("symbols", "T_U8", doc="1-D, the UTF-8 bytes of all strings in row-major order")),
     type_constraints={"T_STR": ("string",), "T_IDX": ("i32",), "T_U8": ("u8",)},
     shape=string_tensor_unpack_shape,
     doc="A string tensor as UTF-8 bytes: symbols concatenates every string in row-major order; begins and "
@@ -184,6 +204,9 @@ STRING_TENSOR_UNPACK_15 = OpSchema(
 
 
 def string_tensor_pack_shape(begins, ends, symbols):
+    """The output (string) has the merged shape of begins and ends, which must be compatible; symbols
+    must be 1-D. When both index values are known, begins must be >= 0, ends >= begins, and ends must
+    not pass symbols' (upper bound of) length."""
     op = "StringTensorPack-15"
     check(not symbols.shape.rank_is_static or len(symbols.shape) == 1, op,
           f"input 'symbols' must be 1-D, got shape {symbols.shape}")
@@ -202,8 +225,11 @@ def string_tensor_pack_shape(begins, ends, symbols):
 
 STRING_TENSOR_PACK_15 = OpSchema(
     "StringTensorPack", 15, category="conversion",
-    inputs=(Port("begins", "T_IDX", const=True), Port("ends", "T_IDX", const=True), Port("symbols", "T_U8")),
-    outputs=(Port("output", "T_STR"),),
+    inputs=(Port("begins", "T_IDX", const=True, doc="per output string, the offset of its first byte in symbols"),
+            Port("ends", "T_IDX", const=True,
+                 doc="per output string, the offset one past its last byte; begins' shape"),
+            Port("symbols", "T_U8", doc="1-D UTF-8 bytes")),
+    outputs=(Port("output", "T_STR", doc="the decoded strings, of begins' shape"),),
     type_constraints={"T_IDX": IDX, "T_U8": ("u8",), "T_STR": ("string",)},
     shape=string_tensor_pack_shape,
     doc="Strings from UTF-8 bytes: output[i] is symbols[begins[i]:ends[i]] decoded; ranges may skip bytes, "

@@ -79,6 +79,13 @@ def _dims(shape: PartialShape, n: int, first: int) -> list[Dimension]:
 
 
 def convolution_shape(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
+    """[N, C_OUT, spatial...]: N from data, C_OUT from filters' dimension 0, each spatial dim
+    floor((in + pads_begin + pads_end - ((k - 1) * dilation + 1)) / stride) + 1 (valid: no pads;
+    same_upper/same_lower: ceil(in / stride)), on intervals for dynamic dims. The spatial rank comes
+    from data's rank, else filters', else the attribute lengths; if none tells it the rank is dynamic.
+    Rejected: data rank outside 3..5, data and filters of different ranks, data channels != filters'
+    dimension 1, attribute lengths != the spatial rank (empty lists mean the defaults), strides or
+    dilations <= 0, negative explicit pads, a dilated kernel longer than the padded input."""
     op = "Convolution-1"
     n = _num_spatial(data, filters, 2, (strides, dilations, pads_begin, pads_end))
     if n is None:
@@ -115,6 +122,10 @@ def group_count(op, ds, fs, *, c_in_axis: int) -> Dimension:
 
 
 def group_convolution_shape(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
+    """Convolution-1's rule with filters [GROUPS, C_OUT, C_IN, kernel...] (rank data rank + 1): the
+    output is [N, GROUPS * C_OUT, spatial...], spatial dims as for Convolution-1. Data channels must
+    equal GROUPS x C_IN (when C_IN is static, GROUPS is refined by data channels / C_IN). A dynamic
+    filters rank gives a dynamic output channel dim."""
     op = "GroupConvolution-1"
     n = _num_spatial(data, filters, 3, (strides, dilations, pads_begin, pads_end))
     if n is None:

@@ -147,6 +147,14 @@ def _backprop_shape(op, data, filters, output_shape, filter_extra, channels, att
 
 def convolution_backprop_data_shape(data, filters, output_shape=None, *, strides, pads_begin, pads_end, dilations,
                                     auto_pad, output_padding):
+    """[N, C_OUT, spatial...]: N from data, C_OUT from filters' dimension 1. Spatial dims: output_shape's
+    values when given (dynamic dims when only its length is known), else stride * (in - 1) + (k - 1) *
+    dilation + 1 - pads_begin - pads_end + output_padding (pads only with auto_pad explicit), on
+    intervals (a lower bound that goes negative becomes 0). The spatial rank comes from data, else
+    filters, else output_shape's length, else the attributes; none gives a dynamic rank. Rejected: data
+    rank outside 3..5, data and filters of different ranks, data channels != filters' dimension 0, a
+    non-1-D output_shape or one of the wrong length or with negative values, attribute lengths != the
+    spatial rank, strides/dilations <= 0, negative pads or output_padding, a negative output length."""
     op = "ConvolutionBackpropData-1"
 
     def channels(ds, fs):
@@ -164,6 +172,10 @@ def convolution_backprop_data_shape(data, filters, output_shape=None, *, strides
 
 def group_convolution_backprop_data_shape(data, filters, output_shape=None, *, strides, pads_begin, pads_end,
                                           dilations, auto_pad, output_padding):
+    """ConvolutionBackpropData-1's rule with filters [GROUPS, C_IN, C_OUT, kernel...] (rank data rank + 1):
+    the output is [N, GROUPS * C_OUT, spatial...] with the same spatial dims. Data channels must equal
+    GROUPS x C_IN (when C_IN is static, GROUPS is refined by data channels / C_IN); a channel count past
+    int64 becomes unbounded; a dynamic filters rank gives a dynamic channel dim."""
     op = "GroupConvolutionBackpropData-1"
 
     def channels(ds, fs):

@@ -78,6 +78,11 @@ def _deformable_shape(op, data, offsets, filters, mask, *, strides, pads_begin, 
 
 def deformable_convolution_1_shape(data, offsets, filters, *, strides, pads_begin, pads_end, dilations, auto_pad,
                                    group, deformable_group):
+    """[N, C_OUT, OH, OW] as Convolution-1 computes it from data and filters (attributes checked the same
+    way), N merged with offsets' batch. Every input has rank 4 (a dynamic rank of all three gives a
+    dynamic rank); group and deformable_group must be > 0; data channels = group x filters' dimension 1,
+    filters' dimension 0 divisible by group; offsets channels = deformable_group x KH x KW x 2 and their
+    spatial dims equal the output's."""
     return _deformable_shape("DeformableConvolution-1", data, offsets, filters, None, strides=strides,
                              pads_begin=pads_begin, pads_end=pads_end, dilations=dilations, auto_pad=auto_pad,
                              group=group, deformable_group=deformable_group)
@@ -85,6 +90,8 @@ def deformable_convolution_1_shape(data, offsets, filters, *, strides, pads_begi
 
 def deformable_convolution_8_shape(data, offsets, filters, mask=None, *, strides, pads_begin, pads_end, dilations,
                                    auto_pad, group, deformable_group, bilinear_interpolation_pad):
+    """DeformableConvolution-1's rule; a mask, when given, must have rank 4, data's batch, deformable_group
+    x KH x KW channels and the output's spatial dims."""
     return _deformable_shape("DeformableConvolution-8", data, offsets, filters, mask, strides=strides,
                              pads_begin=pads_begin, pads_end=pads_end, dilations=dilations, auto_pad=auto_pad,
                              group=group, deformable_group=deformable_group)

@@ -28,6 +28,8 @@ def _non_negative(op, **values):
 
 # --- ExperimentalDetectronTopKROIs-6 ---------------------------------------------------------------------
 def top_k_rois_shape(input_rois, rois_probs, *, max_rois):
+    """[max_rois, 4], whatever the inputs' dims. input_rois must be [NUM_ROIS, 4] and rois_probs
+    [NUM_ROIS] (checked where ranks are static); max_rois >= 0."""
     op = "ExperimentalDetectronTopKROIs-6"
     _non_negative(op, max_rois=max_rois)
     rs, ps = input_rois.shape, rois_probs.shape
@@ -53,6 +55,10 @@ TOP_K_ROIS_6 = OpSchema(
 
 # --- ExperimentalDetectronPriorGridGenerator-6 -----------------------------------------------------------
 def prior_grid_generator_shape(priors, feature_map, im_data, *, flatten, h, w, stride_x, stride_y):
+    """[H * W * NUM_PRIORS, 4] when flatten, else [H, W, NUM_PRIORS, 4], H and W being feature_map's
+    dims 2 and 3 (not the h, w attributes); a dynamic rank of priors or feature_map leaves those dims
+    dynamic. priors must be [NUM_PRIORS, 4], feature_map and im_data 4-D with compatible batches;
+    h, w, stride_x, stride_y >= 0."""
     op = "ExperimentalDetectronPriorGridGenerator-6"
     _non_negative(op, h=h, w=w, stride_x=stride_x, stride_y=stride_y)      # the spec's ranges
     ps, fs, ims = priors.shape, feature_map.shape, im_data.shape
@@ -87,6 +93,10 @@ PRIOR_GRID_GENERATOR_6 = OpSchema(
 
 # --- ExperimentalDetectronROIFeatureExtractor-6 ----------------------------------------------------------
 def roi_feature_extractor_shape(rois, pyramid, *more_pyramid, output_size, sampling_ratio, pyramid_scales, aligned):
+    """output [NUM_ROIS, C, output_size, output_size] and output_rois [NUM_ROIS, 4]: NUM_ROIS from rois
+    ([NUM_ROIS, 4]), C merged over the pyramid levels (each 4-D with batch 1; dynamic if no level has a
+    static rank). Rejects output_size <= 0, sampling_ratio < 0, and a pyramid_scales that does not hold
+    one positive scale per level."""
     op = "ExperimentalDetectronROIFeatureExtractor-6"
     pyramid = (pyramid, *more_pyramid)
     names = ("rois",) + tuple(f"pyramid[{i}]" for i in range(len(pyramid)))
@@ -136,6 +146,9 @@ ROI_FEATURE_EXTRACTOR_6 = OpSchema(
 # --- ExperimentalDetectronGenerateProposalsSingleImage-6 -------------------------------------------------
 def generate_proposals_single_image_shape(im_info, anchors, deltas, scores, *, min_size, nms_threshold,
                                           pre_nms_count, post_nms_count):
+    """[post_nms_count, 4] and [post_nms_count], whatever the inputs' dims. Checked where ranks are
+    static: im_info [3], anchors [*, 4], deltas and scores 3-D with the same height and width;
+    pre_nms_count and post_nms_count >= 0."""
     op = "ExperimentalDetectronGenerateProposalsSingleImage-6"
     _non_negative(op, pre_nms_count=pre_nms_count, post_nms_count=post_nms_count)
     iis, ans, ds, ss = im_info.shape, anchors.shape, deltas.shape, scores.shape
@@ -175,6 +188,10 @@ GENERATE_PROPOSALS_SINGLE_IMAGE_6 = OpSchema(
 def detection_output_shape(rois, deltas, scores, im_info, *, score_threshold, nms_threshold, max_delta_log_wh,
                            num_classes, post_nms_count, max_detections_per_image, class_agnostic_box_regression,
                            deltas_weights):
+    """[max_detections_per_image, 4], [max_detections_per_image] and [max_detections_per_image], whatever
+    the inputs' dims. Checked where ranks are static: rois [R, 4], deltas [R, num_classes * 4], scores
+    [R, num_classes] with one R, im_info [1, 3]; deltas_weights holds 4 values; num_classes,
+    post_nms_count and max_detections_per_image >= 0."""
     op = "ExperimentalDetectronDetectionOutput-6"
     _non_negative(op, num_classes=num_classes, post_nms_count=post_nms_count,
                   max_detections_per_image=max_detections_per_image)

@@ -92,6 +92,12 @@ def _outputs(op, boxes, scores, roisnum, *, output_type, nms_top_k, keep_top_k, 
 def matrix_nms_8_shape(boxes, scores, *, sort_result_type, sort_result_across_batch, output_type, score_threshold,
                        nms_top_k, keep_top_k, background_class, decay_function, gaussian_sigma, post_threshold,
                        normalized):
+    """selected_outputs [rows, 6] (boxes' type), selected_indices [rows, 1] and selected_num [N]
+    (output_type), N being boxes' dim 0. rows is the interval [0, R], R = N * min(keep_top_k, C *
+    min(nms_top_k, M)) from the upper bounds of N, C (scores' dim 1) and M (boxes' dim 1), -1 limits
+    meaning none; an unbounded factor makes rows dynamic, R = 0 a static 0; a dynamic boxes rank makes
+    both dims dynamic. boxes must be [N, M, 4] and scores [N, C, M]; output_type i32/i64; nms_top_k,
+    keep_top_k, background_class >= -1."""
     return _outputs("MatrixNms-8", boxes, scores, None, output_type=output_type, nms_top_k=nms_top_k,
                     keep_top_k=keep_top_k, background_class=background_class)
 
@@ -99,6 +105,8 @@ def matrix_nms_8_shape(boxes, scores, *, sort_result_type, sort_result_across_ba
 def multiclass_nms_8_shape(boxes, scores, *, sort_result_type, sort_result_across_batch, output_type,
                            iou_threshold, score_threshold, nms_top_k, keep_top_k, background_class, normalized,
                            nms_eta):
+    """MatrixNms-8's rule (outputs [rows, 6], [rows, 1], [N]; rows in [0, N * min(keep_top_k, C *
+    min(nms_top_k, M))] from the dims' upper bounds), and nms_eta must lie in [0, 1]."""
     return _outputs("MulticlassNms-8", boxes, scores, None, output_type=output_type, nms_top_k=nms_top_k,
                     keep_top_k=keep_top_k, background_class=background_class, nms_eta=nms_eta)
 
@@ -106,6 +114,9 @@ def multiclass_nms_8_shape(boxes, scores, *, sort_result_type, sort_result_acros
 def multiclass_nms_9_shape(boxes, scores, roisnum=None, *, sort_result_type, sort_result_across_batch, output_type,
                            iou_threshold, score_threshold, nms_top_k, keep_top_k, background_class, normalized,
                            nms_eta):
+    """MulticlassNms-8's rule without roisnum. With roisnum ([N]), boxes are [C, M, 4] and scores [C, M]:
+    rows is bounded by N * min(keep_top_k, C * min(nms_top_k, M)) with N from roisnum's dim 0 and C, M
+    from boxes' dims 0 and 1, and selected_num is [N]."""
     return _outputs("MulticlassNms-9", boxes, scores, roisnum, output_type=output_type, nms_top_k=nms_top_k,
                     keep_top_k=keep_top_k, background_class=background_class, nms_eta=nms_eta)
 

@@ -108,6 +108,10 @@ def _check_output_type(op, output_type):
 
 def non_max_suppression_1_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
                                 score_threshold=None, *, box_encoding, sort_result_descending):
+    """selected_indices (i64) [rows, 3], rows = min(num_boxes, max_output_boxes_per_class * num_classes):
+    static when num_boxes, the count (absent: 0) and num_classes are known (a scores of dynamic rank
+    leaves the class factor out), dynamic otherwise or for a count of -1. boxes must be 3-D [B, M, 4],
+    scores 3-D [B, C, M] (shared dims compatible), the three optional inputs scalars."""
     op = "NonMaxSuppression-1"
     _check_nms_inputs(op, boxes, scores, _scalars(max_output_boxes_per_class, iou_threshold, score_threshold))
     m = 0 if max_output_boxes_per_class is None else _count(max_output_boxes_per_class)   # default Const 0
@@ -116,6 +120,7 @@ def non_max_suppression_1_shape(boxes, scores, max_output_boxes_per_class=None, 
 
 def non_max_suppression_3_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
                                 score_threshold=None, *, box_encoding, sort_result_descending, output_type):
+    """NonMaxSuppression-1's rule, the indices of element type output_type (i32 or i64)."""
     op = "NonMaxSuppression-3"
     _check_output_type(op, output_type)
     _check_nms_inputs(op, boxes, scores, _scalars(max_output_boxes_per_class, iou_threshold, score_threshold))
@@ -125,6 +130,10 @@ def non_max_suppression_3_shape(boxes, scores, max_output_boxes_per_class=None, 
 
 def non_max_suppression_4_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
                                 score_threshold=None, *, box_encoding, sort_result_descending, output_type):
+    """selected_indices [rows, 3] of output_type, rows = min(num_boxes, max_output_boxes_per_class) *
+    num_batches * num_classes, static, with the upper bounds of the batch and class dims; dynamic when
+    num_boxes is not static, the count is unknown or -1, a rank is dynamic, or a needed bound is
+    unbounded. Inputs checked as for NonMaxSuppression-1."""
     op = "NonMaxSuppression-4"
     _check_output_type(op, output_type)
     _check_nms_inputs(op, boxes, scores, _scalars(max_output_boxes_per_class, iou_threshold, score_threshold))
@@ -147,6 +156,11 @@ def _nms5_outputs(op, boxes, scores, max_output_boxes_per_class, iou_threshold, 
 def non_max_suppression_5_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
                                 score_threshold=None, soft_nms_sigma=None, *, box_encoding,
                                 sort_result_descending, output_type):
+    """selected_indices [rows, 3] (output_type), selected_scores [rows, 3] (f32) and valid_outputs [1]:
+    rows is the interval [0, min(M, count) * B * C] from the upper bounds of boxes' M and scores' B, C;
+    dynamic when the count is absent, unknown or negative, a rank is dynamic or a needed bound is
+    unbounded. boxes must be 3-D [B, M, 4], scores [B, C, M]; the four scalar inputs scalars or 1-D of
+    one element; output_type i32/i64."""
     return _nms5_outputs("NonMaxSuppression-5", boxes, scores, max_output_boxes_per_class, iou_threshold,
                          score_threshold, soft_nms_sigma, output_type)
 
@@ -154,12 +168,15 @@ def non_max_suppression_5_shape(boxes, scores, max_output_boxes_per_class=None, 
 def non_max_suppression_9_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
                                 score_threshold=None, soft_nms_sigma=None, *, box_encoding,
                                 sort_result_descending, output_type):
+    """NonMaxSuppression-5's rule: [0..min(M, count) * B * C] rows of indices and f32 scores, and [1]."""
     return _nms5_outputs("NonMaxSuppression-9", boxes, scores, max_output_boxes_per_class, iou_threshold,
                          score_threshold, soft_nms_sigma, output_type)
 
 
 def nms_rotated_13_shape(boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold, *,
                          sort_result_descending, output_type, clockwise):
+    """NonMaxSuppression-5's rule with boxes [B, M, 5]: [0..min(M, count) * B * C] rows of indices and
+    f32 scores, and valid_outputs [1]."""
     return _nms5_outputs("NMSRotated-13", boxes, scores, max_output_boxes_per_class, iou_threshold,
                          score_threshold, None, output_type, box_size=5)
 

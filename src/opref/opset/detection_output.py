@@ -151,6 +151,13 @@ def detection_output_1_shape(box_logits, class_preds, proposals, aux_class_preds
                              code_type, share_location, nms_threshold, confidence_threshold, clip_after_nms,
                              clip_before_nms, decrease_label_id, normalized, input_height, input_width,
                              objectness_score):
+    """[1, 1, rows, 7] of box_logits' type: rows = N * keep_top_k[0] when keep_top_k[0] > 0, N * top_k *
+    num_classes when keep_top_k[0] is -1 and top_k > 0, else N * num_prior_boxes * num_classes (a count
+    that is not known gives a dynamic dim). N is box_logits' dim 0 (class_preds' when that is not
+    static); num_prior_boxes comes from the first static of box_logits' dim 1 / (4 * num_loc_classes),
+    class_preds' dim 1 / num_classes, proposals' dim 2 / prior_box_size, the later ones checked against
+    it. Rejected: num_classes <= 0, wrong ranks (2, 2, 3, 2), dims that are not such multiples, 4 inputs,
+    an empty keep_top_k, proposals [1 or N, 1 or 2 (variance_encoded_in_target), ...] violated."""
     op = "DetectionOutput-1"
     check(num_classes > 0, op, f"attribute 'num_classes' must be > 0, got {num_classes}")
     return _detection_output_shape(op, box_logits, class_preds, proposals, aux_class_preds, aux_box_preds,
@@ -163,6 +170,10 @@ def detection_output_8_shape(box_logits, class_preds, proposals, aux_class_preds
                              background_label_id, top_k, variance_encoded_in_target, keep_top_k, code_type,
                              share_location, nms_threshold, confidence_threshold, clip_after_nms, clip_before_nms,
                              decrease_label_id, normalized, input_height, input_width, objectness_score):
+    """DetectionOutput-1's rule, with num_classes derived from the shapes: once num_prior_boxes is known
+    from proposals' dim 2 / prior_box_size (else aux_class_preds' dim 1 / 2), num_classes is class_preds'
+    dim 1 / num_prior_boxes (with share_location false, else box_logits' or aux_box_preds' dim 1 /
+    (4 * num_prior_boxes)); an unknown num_classes makes rows dynamic unless keep_top_k[0] > 0."""
     op = "DetectionOutput-8"
     return _detection_output_shape(op, box_logits, class_preds, proposals, aux_class_preds, aux_box_preds,
                                    num_classes=None, top_k=top_k,

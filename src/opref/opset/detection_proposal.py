@@ -59,6 +59,10 @@ def _proposal_rows(op, class_probs, bbox_deltas, image_shape, *, pre_nms_topn, p
 def proposal_1_shape(class_probs, bbox_deltas, image_shape, *, base_size, pre_nms_topn, post_nms_topn, nms_thresh,
                      feat_stride, min_size, ratio, scale, clip_before_nms, clip_after_nms, normalize, box_size_scale,
                      box_coordinate_scale, framework):
+    """[batch * post_nms_topn, 5], batch merged from class_probs' and bbox_deltas' dim 0 (dynamic when
+    neither rank is static). class_probs and bbox_deltas must be 4-D with bbox_deltas' channels twice
+    class_probs', image_shape 1-D of 3 or 4 elements; sizes, counts, scales and nms_thresh positive,
+    ratio and scale non-empty."""
     rows = _proposal_rows("Proposal-1", class_probs, bbox_deltas, image_shape, pre_nms_topn=pre_nms_topn,
                           post_nms_topn=post_nms_topn, base_size=base_size, feat_stride=feat_stride,
                           min_size=min_size, ratio=ratio, scale=scale, nms_thresh=nms_thresh,
@@ -69,6 +73,7 @@ def proposal_1_shape(class_probs, bbox_deltas, image_shape, *, base_size, pre_nm
 def proposal_4_shape(class_probs, bbox_deltas, image_shape, *, base_size, pre_nms_topn, post_nms_topn, nms_thresh,
                      feat_stride, min_size, ratio, scale, clip_before_nms, clip_after_nms, normalize, box_size_scale,
                      box_coordinate_scale, framework):
+    """Proposal-1's rule: [batch * post_nms_topn, 5] proposals and [batch * post_nms_topn] probabilities."""
     rows = _proposal_rows("Proposal-4", class_probs, bbox_deltas, image_shape, pre_nms_topn=pre_nms_topn,
                           post_nms_topn=post_nms_topn, base_size=base_size, feat_stride=feat_stride,
                           min_size=min_size, ratio=ratio, scale=scale, nms_thresh=nms_thresh,
@@ -124,6 +129,11 @@ PROPOSAL_4 = OpSchema(
 # --- GenerateProposals-9 ---------------------------------------------------------------------------------
 def generate_proposals_9_shape(im_info, anchors, deltas, scores, *, min_size, nms_threshold, pre_nms_count,
                                post_nms_count, normalized, nms_eta, roi_num_type):
+    """rois [0..batch * post_nms_count, 4], roi_scores [0..batch * post_nms_count] (both of im_info's type;
+    the lower bound 0 as images may keep fewer) and roi_num [batch] of roi_num_type. batch is merged
+    from im_info's, deltas' and scores' dim 0 in turn, a failed merge keeping the dims so far. Checked:
+    im_info [batch, 3 or 4], anchors [H, W, A, 4], deltas [batch, A*4, H, W], scores [batch, A, H, W]
+    (dims compatible between them); counts, min_size, nms_threshold >= 0; nms_eta in [0, 1]."""
     op = "GenerateProposals-9"
     check(pre_nms_count >= 0 and post_nms_count >= 0, op,
           f"attributes 'pre_nms_count' and 'post_nms_count' must be non-negative, got {pre_nms_count}, "

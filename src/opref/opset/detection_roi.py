@@ -58,12 +58,16 @@ def _roi_align_shape(op, data, rois, batch_indices, *, pooled_h, pooled_w, sampl
 
 
 def roi_align_3_shape(data, rois, batch_indices, *, pooled_h, pooled_w, sampling_ratio, spatial_scale, mode):
+    """[NUM_ROIS, C, pooled_h, pooled_w]: NUM_ROIS merged from rois' dim 0 and batch_indices' dim 0, C
+    from data's dim 1 (dynamic where ranks are). data must be 4-D, rois [NUM_ROIS, 4], batch_indices
+    1-D; data and rois of one element type; pooled_h, pooled_w, spatial_scale > 0, sampling_ratio >= 0."""
     return _roi_align_shape("ROIAlign-3", data, rois, batch_indices, pooled_h=pooled_h, pooled_w=pooled_w,
                             sampling_ratio=sampling_ratio, spatial_scale=spatial_scale)
 
 
 def roi_align_9_shape(data, rois, batch_indices, *, pooled_h, pooled_w, sampling_ratio, spatial_scale, mode,
                       aligned_mode):
+    """ROIAlign-3's rule: [NUM_ROIS, C, pooled_h, pooled_w] (aligned_mode does not change the shape)."""
     return _roi_align_shape("ROIAlign-9", data, rois, batch_indices, pooled_h=pooled_h, pooled_w=pooled_w,
                             sampling_ratio=sampling_ratio, spatial_scale=spatial_scale)
 
@@ -83,12 +87,14 @@ _ROI_ALIGN_DOC = ("Pools each box of a feature map into pooled_h x pooled_w bins
                   "of a grid of bilinearly interpolated samples per bin.")
 
 ROI_ALIGN_3 = OpSchema(
-    "ROIAlign", 3, category="detection", inputs=_ROI_ALIGN_IN, outputs=(Port("output", "T"),),
+    "ROIAlign", 3, category="detection", inputs=_ROI_ALIGN_IN,
+    outputs=(Port("output", "T", doc="[NUM_ROIS, C, pooled_h, pooled_w] pooled features"),),
     attributes=_roi_align_attrs(), type_constraints={"T": FLOAT, "IND_T": T_IND}, shape=roi_align_3_shape,
     doc=_ROI_ALIGN_DOC + " Boxes narrower than 1 are widened to 1.")
 
 ROI_ALIGN_9 = OpSchema(
-    "ROIAlign", 9, category="detection", inputs=_ROI_ALIGN_IN, outputs=(Port("output", "T"),),
+    "ROIAlign", 9, category="detection", inputs=_ROI_ALIGN_IN,
+    outputs=(Port("output", "T", doc="[NUM_ROIS, C, pooled_h, pooled_w] pooled features"),),
     attributes=(*_roi_align_attrs(),
                 Attr("aligned_mode", STRING, "asymmetric", allowed=("asymmetric", "half_pixel_for_nn", "half_pixel"),
                      doc="box coordinate transform: x*scale, x*scale - 0.5, or (x + 0.5)*scale - 0.5 (the last two "
@@ -98,6 +104,9 @@ ROI_ALIGN_9 = OpSchema(
 
 # --- ReorgYolo --------------------------------------------------------------------------------------------
 def reorg_yolo_shape(data, *, stride):
+    """[N, C * s * s, H / s, W / s] with s = stride[0] > 0. data must be 4-D, with H and W multiples of s
+    (intervals divided where they allow it) and a static C of at least s * s; a dynamic rank gives a
+    dynamic rank."""
     op = "ReorgYolo-1"
     check(len(stride) > 0, op, "attribute 'stride' is required")
     s = stride[0]
@@ -126,6 +135,9 @@ REORG_YOLO_1 = OpSchema(
 
 # --- RegionYolo -------------------------------------------------------------------------------------------
 def region_yolo_shape(data, *, anchors, axis, coords, classes, end_axis, num, do_softmax, mask):
+    """data must be 4-D [N, C, H, W] (a dynamic rank gives a dynamic rank). do_softmax false: [N,
+    (classes + coords + 1) * len(mask), H, W]. do_softmax true: data's shape with axes axis..end_axis
+    (each in [-4, 3]) flattened into one dim, their product."""
     op = "RegionYolo-1"
     ds = data.shape
     check(not ds.rank_is_static or len(ds) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got {ds}")
@@ -147,7 +159,8 @@ def region_yolo_shape(data, *, anchors, axis, coords, classes, end_axis, num, do
 
 REGION_YOLO_1 = OpSchema(
     "RegionYolo", 1, category="detection", inputs=(Port("data", "T", doc="[N, C, H, W]"),),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="the activated regions: [N, len(mask) * (classes + coords + 1), H, W], "
+                                     "or with do_softmax data's values with axis..end_axis flattened"),),
     attributes=(Attr("anchors", FLOATS, (), doc="prior box sizes [w, h, ...] (kept for post-processing, unused)"),
                 Attr("axis", INT, doc="first axis flattened in the output (do_softmax)"),
                 Attr("coords", INT, doc="coordinates per region"),
@@ -196,6 +209,9 @@ def _prior_box_shape(op, output_size, image_size, count):
 
 def prior_box_1_shape(output_size, image_size, *, min_size, max_size, aspect_ratio, density, fixed_ratio, fixed_size,
                       clip, flip, step, offset, variance, scale_all_sizes):
+    """f32 [2, 4 * height * width * priors] when output_size's value [height, width] is known (priors per
+    cell counted from the attributes as number_of_priors does), else [2, ?]. output_size and image_size
+    must be 1-D; a known output_size must hold two values."""
     return _prior_box_shape("PriorBox-1", output_size, image_size, number_of_priors(
         aspect_ratio=aspect_ratio, flip=flip, min_size=min_size, max_size=max_size, fixed_size=fixed_size,
         fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes))
@@ -203,12 +219,17 @@ def prior_box_1_shape(output_size, image_size, *, min_size, max_size, aspect_rat
 
 def prior_box_8_shape(output_size, image_size, *, min_size, max_size, aspect_ratio, density, fixed_ratio, fixed_size,
                       clip, flip, step, offset, variance, scale_all_sizes, min_max_aspect_ratios_order):
+    """PriorBox-1's rule: f32 [2, 4 * height * width * priors], or [2, ?] while output_size is unknown
+    (min_max_aspect_ratios_order changes the order, not the count)."""
     return _prior_box_shape("PriorBox-8", output_size, image_size, number_of_priors(
         aspect_ratio=aspect_ratio, flip=flip, min_size=min_size, max_size=max_size, fixed_size=fixed_size,
         fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes))
 
 
 def prior_box_clustered_shape(output_size, image_size, *, width, height, clip, step_w, step_h, step, offset, variance):
+    """f32 [2, 4 * out_height * out_width * len(width)] when output_size's value is known, else [2, ?].
+    width and height must have one length; output_size and image_size must be 1-D, a known output_size
+    of two values."""
     op = "PriorBoxClustered-1"
     check(len(width) == len(height), op, f"attributes 'width' and 'height' must have the same length, got "
           f"{list(width)} and {list(height)}")
@@ -267,6 +288,9 @@ PRIOR_BOX_CLUSTERED_1 = OpSchema(
 
 # --- ROIPooling --------------------------------------------------------------------------------------------
 def roi_pooling_shape(data, rois, *, pooled_h, pooled_w, spatial_scale, method):
+    """[NUM_ROIS, C, pooled_h, pooled_w]: NUM_ROIS from rois' dim 0, C from data's dim 1 (dynamic where a
+    rank is). data must be 4-D, rois [NUM_ROIS, 5], both of one element type; pooled_h, pooled_w > 0
+    and spatial_scale a finite positive (normal) number."""
     op = "ROIPooling-1"
     check(data.element_type == rois.element_type, op,
           f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
@@ -300,6 +324,10 @@ ROI_POOLING_1 = OpSchema(
 
 # --- PSROIPooling ------------------------------------------------------------------------------------------
 def psroi_pooling_shape(data, rois, *, output_dim, group_size, spatial_scale, mode, spatial_bins_x, spatial_bins_y):
+    """[NUM_ROIS, output_dim, group_size, group_size], NUM_ROIS from rois' dim 0. data must be 4-D with
+    output_dim * group_size^2 channels (average) or output_dim * spatial_bins_x * spatial_bins_y
+    (bilinear); rois [NUM_ROIS, 5], of data's element type; output_dim, group_size (and in bilinear
+    mode the spatial bins) > 0; spatial_scale a finite positive number."""
     op = "PSROIPooling-1"
     check(data.element_type == rois.element_type, op,
           f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "

@@ -22,6 +22,9 @@ from .schema import BOOL, FLOAT as FLOAT_ATTR, INT, STRING, Attr, OpSchema, Port
 # --- ROIAlignRotated ---------------------------------------------------------------------------------
 def roi_align_rotated_15_shape(data, rois, batch_indices, *, pooled_h, pooled_w, sampling_ratio, spatial_scale,
                                clockwise_mode):
+    """ROIAlign-3's rule with 5 values per box: [NUM_ROIS, C, pooled_h, pooled_w], NUM_ROIS merged from
+    rois [NUM_ROIS, 5] and batch_indices [NUM_ROIS], C from data [N, C, H, W]; pooled_h, pooled_w,
+    spatial_scale > 0, sampling_ratio >= 0; data and rois of one element type."""
     return _roi_align_shape("ROIAlignRotated-15", data, rois, batch_indices, pooled_h=pooled_h, pooled_w=pooled_w,
                             sampling_ratio=sampling_ratio, spatial_scale=spatial_scale, coords=5)
 
@@ -46,6 +49,10 @@ ROI_ALIGN_ROTATED_15 = OpSchema(
 # --- DeformablePSROIPooling ----------------------------------------------------------------------------
 def deformable_psroi_pooling_1_shape(data, rois, offsets=None, *, output_dim, spatial_scale, group_size, mode,
                                      spatial_bins_x, spatial_bins_y, trans_std, part_size):
+    """[NUM_ROIS, output_dim, group_size, group_size], NUM_ROIS from rois' dim 0. data must be 4-D with
+    output_dim * group_size^2 channels, rois [NUM_ROIS, 5], offsets (when given) [NUM_ROIS, 2 * classes,
+    part_size, part_size] with classes dividing output_dim; output_dim, group_size, spatial bins,
+    part_size > 0 and spatial_scale finite and > 0."""
     op = "DeformablePSROIPooling-1"
     ds, rs = data.shape, rois.shape
     _rank(op, "data", ds, 4, "4-D [N, C, H, W]")

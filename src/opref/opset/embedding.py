@@ -75,11 +75,16 @@ def _offsets(op, emb_table, indices, offsets, default_index, per_sample_weights,
 
 
 def embedding_bag_offsets_sum_3_shape(emb_table, indices, offsets, default_index=None, per_sample_weights=None):
+    """[num_bags, *emb_table.shape[1:]], num_bags = offsets' length (dynamic when offsets' rank is); a
+    dynamic-rank emb_table gives a dynamic rank. emb_table needs rank >= 1, indices and offsets 1-D,
+    default_index a scalar, per_sample_weights 1-D of indices' shape."""
     return _offsets("EmbeddingBagOffsetsSum-3", emb_table, indices, offsets, default_index, per_sample_weights)
 
 
 def embedding_bag_offsets_15_shape(emb_table, indices, offsets, default_index=None, per_sample_weights=None, *,
                                    reduction):
+    """EmbeddingBagOffsetsSum-3's rule ([num_bags, *emb_table.shape[1:]], num_bags = offsets' length);
+    per_sample_weights is also rejected unless reduction is sum."""
     return _offsets("EmbeddingBagOffsets-15", emb_table, indices, offsets, default_index, per_sample_weights,
                     reduction)
 
@@ -95,16 +100,24 @@ def _packed(op, emb_table, indices, per_sample_weights, reduction="sum"):
 
 
 def embedding_bag_packed_sum_3_shape(emb_table, indices, per_sample_weights=None):
+    """[num_bags, *emb_table.shape[1:]], num_bags = indices' dim 0 merged with per_sample_weights' (which
+    must have indices' shape); a dynamic-rank emb_table gives a dynamic rank. emb_table needs rank >= 1,
+    indices and per_sample_weights must be 2-D."""
     return _packed("EmbeddingBagPackedSum-3", emb_table, indices, per_sample_weights)
 
 
 def embedding_bag_packed_15_shape(emb_table, indices, per_sample_weights=None, *, reduction):
+    """EmbeddingBagPackedSum-3's rule ([num_bags, *emb_table.shape[1:]], num_bags = indices' dim 0);
+    per_sample_weights is also rejected unless reduction is sum."""
     return _packed("EmbeddingBagPacked-15", emb_table, indices, per_sample_weights, reduction)
 
 
 # --- EmbeddingSegmentsSum-3 -----------------------------------------------------------------------------
 def embedding_segments_sum_3_shape(emb_table, indices, segment_ids, num_segments, default_index=None,
                                    per_sample_weights=None):
+    """[num_segments, *emb_table.shape[1:]] when num_segments' value is known (it must be >= 0), else a
+    dynamic first dim; a dynamic-rank emb_table gives a dynamic rank. emb_table needs rank >= 1; indices,
+    segment_ids and per_sample_weights must be 1-D of one shape; num_segments and default_index scalars."""
     op = "EmbeddingSegmentsSum-3"
     _table(op, emb_table)
     _rank(op, "indices", indices, 1)
@@ -127,11 +140,19 @@ def embedding_segments_sum_3_shape(emb_table, indices, segment_ids, num_segments
 
 _REDUCTION = Attr("reduction", STRING, "sum", allowed=REDUCTIONS,
                   doc="sum: weighted sum of the bag (per_sample_weights); mean: average of the bag")
-_OFFSETS_PORTS = (Port("emb_table", "T"), Port("indices", "T_IND"), Port("offsets", "T_IND"),
-                  Port("default_index", "T_IND", optional=True), Port("per_sample_weights", "T", optional=True))
-_PACKED_PORTS = (Port("emb_table", "T"), Port("indices", "T_IND"), Port("per_sample_weights", "T", optional=True))
+_EMB_TABLE = Port("emb_table", "T", doc="[num_emb, emb_dim1, ...] the embedding rows, rank >= 1")
+_DEFAULT_INDEX = Port("default_index", "T_IND", optional=True,
+                      doc="scalar: the row that fills an empty bag (absent: zeros)")
+_OFFSETS_PORTS = (_EMB_TABLE, Port("indices", "T_IND", doc="1-D: the rows of all bags, bag after bag"),
+                  Port("offsets", "T_IND", doc="1-D [num_bags]: where each bag starts in indices"),
+                  _DEFAULT_INDEX,
+                  Port("per_sample_weights", "T", optional=True,
+                       doc="1-D, indices' shape: a weight per index (sum only; absent: 1)"))
+_PACKED_PORTS = (_EMB_TABLE, Port("indices", "T_IND", doc="2-D [num_bags, bag_size]: the rows of each bag"),
+                 Port("per_sample_weights", "T", optional=True,
+                      doc="2-D, indices' shape: a weight per index (sum only; absent: 1)"))
 _TYPES = {"T": T_EMB, "T_IND": T_IND}
-_OUT = (Port("output", "T"),)
+_OUT = (Port("output", "T", doc="[num_bags, emb_dim1, ...]: one reduced embedding per bag"),)
 
 EMBEDDING_BAG_OFFSETS_SUM_3 = OpSchema(
     "EmbeddingBagOffsetsSum", 3, category="embedding", inputs=_OFFSETS_PORTS, outputs=_OUT, type_constraints=_TYPES,
@@ -154,10 +175,14 @@ EMBEDDING_BAG_PACKED_15 = OpSchema(
     doc="Sums (weighted) or means of bags of emb_table rows, one bag per row of the 2-D indices.")
 EMBEDDING_SEGMENTS_SUM_3 = OpSchema(
     "EmbeddingSegmentsSum", 3, category="embedding",
-    inputs=(Port("emb_table", "T"), Port("indices", "T_IND"), Port("segment_ids", "T_IND"),
-            Port("num_segments", "T_IND", const=True), Port("default_index", "T_IND", optional=True),
-            Port("per_sample_weights", "T", optional=True)),
-    outputs=_OUT, type_constraints=_TYPES, shape=embedding_segments_sum_3_shape,
+    inputs=(_EMB_TABLE, Port("indices", "T_IND", doc="1-D: the rows to sum"),
+            Port("segment_ids", "T_IND", doc="1-D, indices' shape: the output segment of each index"),
+            Port("num_segments", "T_IND", const=True, doc="scalar: the number of output segments"),
+            Port("default_index", "T_IND", optional=True, doc="scalar: the row that fills an empty segment "
+                                                               "(absent: zeros)"),
+            Port("per_sample_weights", "T", optional=True, doc="1-D, indices' shape: a weight per index (absent: 1)")),
+    outputs=(Port("output", "T", doc="[num_segments, emb_dim1, ...]: one summed embedding per segment"),),
+    type_constraints=_TYPES, shape=embedding_segments_sum_3_shape,
     doc="Weighted sums of emb_table rows per segment (segment_ids[i] is the segment of indices[i]); empty "
         "segments take row default_index (or zeros).")
 
@@ -172,6 +197,11 @@ def sparse_rows(op: str, indices: np.ndarray, rows: int) -> np.ndarray:
 
 
 def sparse_fill_empty_rows_16_shape(values, dense_shape, indices, default_value):
+    """output_indices [M', 2], output_values [V'] and empty_row_indicator [rows] (boolean). rows is
+    dense_shape[0] when dense_shape's value is known; M' (entries + empty rows) and V' (values' length +
+    empty rows) only when dense_shape's and indices' values are both known, else dynamic. Checked:
+    values 1-D, indices [M, 2] with a row per value and rows within dense_shape, dense_shape 1-D of 2
+    non-negative values, default_value a scalar."""
     op = "SparseFillEmptyRows-16"
     _rank(op, "values", values, 1)
     _rank(op, "indices", indices, 2)
@@ -203,9 +233,14 @@ def sparse_fill_empty_rows_16_shape(values, dense_shape, indices, default_value)
 
 SPARSE_FILL_EMPTY_ROWS_16 = OpSchema(
     "SparseFillEmptyRows", 16, category="embedding",
-    inputs=(Port("values", "T"), Port("dense_shape", "T_IDX", const=True), Port("indices", "T_IDX", const=True),
-            Port("default_value", "T")),
-    outputs=(Port("output_indices", "T_IDX"), Port("output_values", "T"), Port("empty_row_indicator", "boolean")),
+    inputs=(Port("values", "T", doc="1-D [M]: the values of the sparse entries"),
+            Port("dense_shape", "T_IDX", const=True, doc="[2]: rows and columns of the dense tensor"),
+            Port("indices", "T_IDX", const=True, doc="[M, 2]: [row, column] of each entry"),
+            Port("default_value", "T", doc="scalar: the value added to each empty row")),
+    outputs=(Port("output_indices", "T_IDX", doc="[M', 2]: the entries' positions, the added [row, 0] ones "
+                                                 "included, in row-major order"),
+             Port("output_values", "T", doc="[M']: their values"),
+             Port("empty_row_indicator", "boolean", doc="[rows]: true for the rows that had no entry")),
     type_constraints={"T": NUMERIC, "T_IDX": T_IND},
     shape=sparse_fill_empty_rows_16_shape,
     doc="A 2-D sparse tensor (indices, values, dense_shape) with an entry [row, 0] = default_value added to every "

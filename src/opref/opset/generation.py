@@ -80,10 +80,16 @@ def _range(op, start, stop, step, output_type):
 
 
 def range_1_shape(start, stop, step):
+    """1-D of start's element type: [max(ceil((stop - start) / step), 0)] when the three values are known
+    (integral types truncate them first; the values themselves are given up to 65536 elements), else
+    [?]. start, stop and step must be scalars, finite, and step non-zero."""
     return _range("Range-1", start, stop, step, start.element_type)
 
 
 def range_4_shape(start, stop, step, *, output_type):
+    """Range-1's rule with element type output_type: [max(ceil((stop - start) / step), 0)] when the three
+    values are known (truncated first for an integral output_type), else [?]. start, stop and step must
+    be scalars, finite, and step non-zero (after truncation)."""
     # OpenVINO's shape inference lets a zero step (after truncation) through to a count of
     # (uint32)inf; the spec leaves it undefined: opref rejects it.
     return _range("Range-4", start, stop, step, output_type)
@@ -91,9 +97,10 @@ def range_4_shape(start, stop, step, *, output_type):
 
 RANGE_1 = OpSchema(
     "Range", 1, category="generation",
-    inputs=(Port("start", "T", const=True, bounds=False), Port("stop", "T", const=True, bounds=False),
-            Port("step", "T", const=True, bounds=False)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("start", "T", const=True, bounds=False, doc="scalar: the first value"),
+            Port("stop", "T", const=True, bounds=False, doc="scalar: the end, not included"),
+            Port("step", "T", const=True, bounds=False, doc="scalar: the non-zero difference between neighbours")),
+    outputs=(Port("output", "T", doc="1-D: start, start + step, ... up to stop"),),
     type_constraints={"T": RANGE_1_TYPES},
     shape=range_1_shape,
     doc="The sequence [start, stop) with a step, of the inputs' element type.",
@@ -102,9 +109,11 @@ RANGE_1 = OpSchema(
 # v4: inputs of any numeric types, the output type an attribute (integral: inputs truncated).
 RANGE_4 = OpSchema(
     "Range", 4, category="generation",
-    inputs=(Port("start", "T1", const=True, bounds=False), Port("stop", "T2", const=True, bounds=False),
-            Port("step", "T3", const=True, bounds=False)),
-    outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("start", "T1", const=True, bounds=False, doc="scalar: the first value"),
+            Port("stop", "T2", const=True, bounds=False, doc="scalar: the end, not included"),
+            Port("step", "T3", const=True, bounds=False,
+                 doc="scalar: the non-zero difference between neighbours (integral output: truncated)")),
+    outputs=(Port("output", "T_OUT", doc="1-D: start, start + step, ... up to stop, in output_type"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, allowed=NUMERIC_BYTES, doc="the output element type"),),
     type_constraints={"T1": RANGE_4_INPUTS, "T2": RANGE_4_INPUTS, "T3": RANGE_4_INPUTS, "T_OUT": NUMERIC_BYTES},
     shape=range_4_shape,
@@ -136,6 +145,10 @@ def _one_element(op, name, info):
 
 
 def eye_9_shape(num_rows, num_columns, diagonal_index, batch_shape=None, *, output_type):
+    """[*batch_shape, num_rows, num_columns] of output_type: each of num_rows, num_columns (one element,
+    >= 0) is static when its value is known, else dynamic; batch_shape (1-D, values >= 0) gives its
+    values, else as many dynamic dims as its static length, else a dynamic rank. diagonal_index must
+    hold one element."""
     op = "Eye-9"
     rows, cols = _eye_length(op, "num_rows", num_rows), _eye_length(op, "num_columns", num_columns)
     _one_element(op, "diagonal_index", diagonal_index)
@@ -155,9 +168,12 @@ def eye_9_shape(num_rows, num_columns, diagonal_index, batch_shape=None, *, outp
 
 EYE_9 = OpSchema(
     "Eye", 9, category="generation",
-    inputs=(Port("num_rows", "T_NUM1", const=True), Port("num_columns", "T_NUM2", const=True),
-            Port("diagonal_index", "T_NUM3"), Port("batch_shape", "T_NUM4", optional=True, const=True)),
-    outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("num_rows", "T_NUM1", const=True, doc="scalar or [1]: the number of rows (>= 0)"),
+            Port("num_columns", "T_NUM2", const=True, doc="scalar or [1]: the number of columns (>= 0)"),
+            Port("diagonal_index", "T_NUM3", doc="scalar or [1]: the diagonal of ones; 0 main, > 0 above, < 0 below"),
+            Port("batch_shape", "T_NUM4", optional=True, const=True,
+                 doc="1-D: leading batch dims, the matrix repeated over them (absent: none)")),
+    outputs=(Port("output", "T_OUT", doc="[*batch_shape, num_rows, num_columns] zeros with ones on the diagonal"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, allowed=EYE_TYPES, doc="the output element type"),),
     # each input is i32 or i64 on its own (OpenVINO checks them one by one)
     type_constraints={"T_NUM1": ("i32", "i64"), "T_NUM2": ("i32", "i64"), "T_NUM3": ("i32", "i64"),
@@ -190,19 +206,27 @@ def _one_hot(op, indices, depth, on_value, off_value, axis):
 
 
 def one_hot_1_shape(indices, depth, on_value, off_value, *, axis):
+    """indices' shape with a new axis of length depth inserted at axis (in [-r, r - 1], r = indices'
+    rank + 1), of on_value's element type; depth's dim is dynamic while its value is unknown, and a
+    dynamic-rank indices gives a dynamic rank. depth, on_value, off_value must be scalars (a shape with
+    a dynamic dim passes, as in OpenVINO); depth >= 0."""
     return _one_hot("OneHot-1", indices, depth, on_value, off_value, axis)
 
 
 def one_hot_16_shape(indices, depth, on_value, off_value, *, axis, negative_indices_mode):
+    """OneHot-1's rule: indices' shape with a new axis of length depth at axis, of on_value's element
+    type (negative_indices_mode does not change the shape)."""
     return _one_hot("OneHot-16", indices, depth, on_value, off_value, axis)
 
 
 def _one_hot_schema(version, extra=()):
     return OpSchema(
         "OneHot", version, category="generation",
-        inputs=(Port("indices", "T1"), Port("depth", "T_DEPTH", const=True), Port("on_value", "T2"),
-                Port("off_value", "T2")),
-        outputs=(Port("output", "T2"),),
+        inputs=(Port("indices", "T1", doc="the positions of on_value along the new axis, any shape"),
+                Port("depth", "T_DEPTH", const=True, doc="scalar: the length of the new axis (>= 0)"),
+                Port("on_value", "T2", doc="scalar: the value at the indexed positions"),
+                Port("off_value", "T2", doc="scalar: the value everywhere else")),
+        outputs=(Port("output", "T2", doc="indices' shape with a new axis of length depth at axis"),),
         attributes=(Attr("axis", INT, doc="where the new axis of length depth goes (negative: from the end)"),) + extra,
         # indices and depth are each i32 or i64 (OpenVINO does not require them to match)
         type_constraints={"T1": ("i32", "i64"), "T_DEPTH": ("i32", "i64"), "T2": ONE_HOT_VALUES},
@@ -239,6 +263,10 @@ def _output_shape(op, shape, name="shape") -> PartialShape:
 
 
 def random_uniform_8_shape(shape, minval, maxval, *, alignment, global_seed, op_seed, output_type):
+    """The shape that `shape`'s value gives (values >= 0), of output_type; while the value is unknown, as
+    many dynamic dims as shape's length (its upper bound when that is an interval), or a dynamic rank.
+    shape must be 1-D, minval and maxval hold one element each of output_type, minval < maxval when
+    both are known, and the seeds >= 0."""
     op = "RandomUniform-8"
     for name, info in (("minval", minval), ("maxval", maxval)):
         _one_element(op, name, info)
@@ -254,9 +282,10 @@ def random_uniform_8_shape(shape, minval, maxval, *, alignment, global_seed, op_
 
 RANDOM_UNIFORM_8 = OpSchema(
     "RandomUniform", 8, category="generation",
-    inputs=(Port("shape", "T_SHAPE", const=True), Port("minval", "T_OUT", const=True),
-            Port("maxval", "T_OUT", const=True)),
-    outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("shape", "T_SHAPE", const=True, doc="1-D: the output shape"),
+            Port("minval", "T_OUT", const=True, doc="scalar or [1]: the lowest value, included"),
+            Port("maxval", "T_OUT", const=True, doc="scalar or [1]: the upper limit, excluded (> minval)")),
+    outputs=(Port("output", "T_OUT", doc="random values in [minval, maxval) of the given shape"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, allowed=RANDOM_TYPES, doc="the output element type"),
                 Attr("global_seed", INT, 0, doc="Philox key / MT19937 seed (with op_seed 0 too: not deterministic)"),
                 Attr("op_seed", INT, 0, doc="Philox counter (ignored by the pytorch alignment)"),
@@ -301,8 +330,10 @@ def multinomial_13_shape(probs, num_samples, *, convert_type, with_replacement, 
 
 MULTINOMIAL_13 = OpSchema(
     "Multinomial", 13, category="generation",
-    inputs=(Port("probs", "T_IN"), Port("num_samples", "T_SAMPLES", const=True)),
-    outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("probs", "T_IN", doc="[batch_size, class_size]: per row, the (unnormalised) probabilities "
+                                       "or, with log_probs, log probabilities of the classes"),
+            Port("num_samples", "T_SAMPLES", const=True, doc="scalar or [1]: draws per row (>= 0)")),
+    outputs=(Port("output", "T_OUT", doc="[batch_size, num_samples]: the drawn class indices"),),
     attributes=(Attr("convert_type", ELEMENT_TYPE, allowed=("i32", "i64"), doc="the output element type"),
                 Attr("with_replacement", BOOL, doc="a class may be drawn again (false: each class at most once)"),
                 Attr("log_probs", BOOL, doc="probs are unnormalised log probabilities (exponentiated first)"),

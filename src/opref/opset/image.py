@@ -108,6 +108,12 @@ def interpolate_out_shape(op, image, sizes, scales, axes, *, mode, shape_calcula
 # --- Interpolate-4 ----------------------------------------------------------------------------------
 def interpolate_4_shape(image, sizes, scales, axes=None, *, mode, shape_calculation_mode,
                         coordinate_transformation_mode, nearest_mode, antialias, pads_begin, pads_end, cube_coeff):
+    """image's shape with pads_begin + pads_end added to each dim (missing pads are 0), then the dims on
+    axes (default: all) replaced by sizes' values (shape_calculation_mode sizes, values >= 0) or
+    scaled by scales' values (floor(dim * (scale + 1e-6)) in float32 on each bound; scales > 0). An
+    unknown sizes/scales value leaves the axes' dims dynamic, unknown axes every dim (rank kept), a
+    dynamic-rank image gives a dynamic rank. The used input and axes must be 1-D, axes unique and in
+    [0, rank - 1], the values at least one per axis, pads >= 0."""
     op = "Interpolate-4"
     _check_1d(op, "sizes" if shape_calculation_mode == "sizes" else "scales",
               sizes if shape_calculation_mode == "sizes" else scales)
@@ -133,9 +139,12 @@ def _v4_attrs(modes):
 
 INTERPOLATE_4 = OpSchema(
     "Interpolate", 4, category="image",
-    inputs=(Port("image", "T"), Port("sizes", "T_SIZE", const=True), Port("scales", "T_SCALES", const=True),
-            Port("axes", "T_AXES", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("image", "T", doc="the tensor to resize, any rank"),
+            Port("sizes", "T_SIZE", const=True, doc="1-D: the output length per axis (read in sizes mode)"),
+            Port("scales", "T_SCALES", const=True, doc="1-D: the scale per axis, > 0 (read in scales mode)"),
+            Port("axes", "T_AXES", optional=True, const=True,
+                 doc="1-D: the axes to resize, unique, in [0, rank - 1] (absent: all)")),
+    outputs=(Port("output", "T", doc="the resized tensor, image's rank"),),
     attributes=_v4_attrs(MODES),
     type_constraints={"T": T_IMAGE, "T_SIZE": ("i32", "i64"), "T_SCALES": T_SCALES, "T_AXES": ("i32", "i64")},
     shape=interpolate_4_shape,
@@ -147,6 +156,9 @@ INTERPOLATE_4 = OpSchema(
 # --- Interpolate-11 ---------------------------------------------------------------------------------
 def interpolate_11_shape(image, scales_or_sizes, axes=None, *, mode, shape_calculation_mode,
                          coordinate_transformation_mode, nearest_mode, antialias, pads_begin, pads_end, cube_coeff):
+    """Interpolate-4's rule with one scales_or_sizes input, read as sizes or scales by
+    shape_calculation_mode: its element type must be floating-point in scales mode and integral in sizes
+    mode."""
     op = "Interpolate-11"
     _check_1d(op, "scales_or_sizes", scales_or_sizes)
     _check_1d(op, "axes", axes)
@@ -166,9 +178,12 @@ def interpolate_11_shape(image, scales_or_sizes, axes=None, *, mode, shape_calcu
 # does not implement yet).
 INTERPOLATE_11 = OpSchema(
     "Interpolate", 11, category="image",
-    inputs=(Port("image", "T"), Port("scales_or_sizes", "T_SCALES_OR_SIZES", const=True),
-            Port("axes", "T_AXES", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("image", "T", doc="the tensor to resize, any rank"),
+            Port("scales_or_sizes", "T_SCALES_OR_SIZES", const=True,
+                 doc="1-D: output lengths (integral, sizes mode) or scales (floating-point, scales mode) per axis"),
+            Port("axes", "T_AXES", optional=True, const=True,
+                 doc="1-D: the axes to resize, unique, in [0, rank - 1] (absent: all)")),
+    outputs=(Port("output", "T", doc="the resized tensor, image's rank"),),
     attributes=_v4_attrs(MODES),
     type_constraints={"T": T_IMAGE, "T_SCALES_OR_SIZES": T_SCALES + T_INT, "T_AXES": T_INT},
     shape=interpolate_11_shape,
@@ -179,6 +194,10 @@ INTERPOLATE_11 = OpSchema(
 
 # --- Interpolate-1 -----------------------------------------------------------------------------------
 def interpolate_1_shape(image, target_spatial_shape, *, axes, mode, align_corners, antialias, pads_begin, pads_end):
+    """image's shape with the dims on the axes attribute (taken as a sorted set, each in [0, rank - 1])
+    set to target_spatial_shape's values in order, or dynamic while those are unknown; pads are not
+    added to the shape. A dynamic-rank image gives a dynamic rank. target_spatial_shape must be 1-D;
+    pads >= 0."""
     op = "Interpolate-1"
     _check_attrs(op, pads_begin, pads_end)
     _check_1d(op, "target_spatial_shape", target_spatial_shape)
@@ -201,8 +220,10 @@ def interpolate_1_shape(image, target_spatial_shape, *, axes, mode, align_corner
 
 INTERPOLATE_1 = OpSchema(
     "Interpolate", 1, category="image",
-    inputs=(Port("image", "T"), Port("target_spatial_shape", "T_SIZE", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("image", "T", doc="the tensor to resize, any rank"),
+            Port("target_spatial_shape", "T_SIZE", const=True,
+                 doc="1-D: the new lengths of the axes, in ascending axis order")),
+    outputs=(Port("output", "T", doc="image resized on axes, image's rank"),),
     attributes=(Attr("axes", INTS, doc="the axes to resize (a set)"),
                 Attr("mode", STRING, allowed=("nearest", "linear", "linear_onnx", "cubic"),
                      doc="interpolation method"),
@@ -222,7 +243,9 @@ GRID_PADDING = ("zeros", "border", "reflection")
 
 
 def grid_sample_shape(data, grid, *, align_corners, mode, padding_mode):
-    """[N, C, H_out, W_out] from data [N, C, H, W] and grid [N, H_out, W_out, 2]; N merges both."""
+    """[N, C, H_out, W_out] from data [N, C, H, W] and grid [N, H_out, W_out, 2]; N merges both (they
+    must be compatible), and the dims of an input of dynamic rank are dynamic. Both must be 4-D, grid's
+    last dim 2."""
     op = "GridSample-9"
     d, g = data.shape, grid.shape
     check(not d.rank_is_static or len(d) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got shape {d}")
@@ -242,7 +265,7 @@ GRID_SAMPLE_9 = OpSchema(
     "GridSample", 9, category="image",
     inputs=(Port("data", "T", doc="the image, NCHW"),
             Port("grid", "T1", doc="[N, H_out, W_out, 2] sampling points: (x, y) normalized to [-1, 1]")),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="[N, C, H_out, W_out]: data sampled at the grid's points"),),
     attributes=(Attr("align_corners", BOOL, False,
                      doc="-1 and 1 are the centres (true) or the outer edges (false) of the border pixels"),
                 Attr("mode", STRING, "bilinear", allowed=GRID_MODES, doc="interpolation method"),
@@ -310,12 +333,18 @@ def _planes(op, y, chroma, name, channels):
 
 def _nv12_shape(op):
     def nv12_shape(y, uv=None):
+        """[N, H, W, 3]. One input: y [N, 3H/2, W, 1], H = y's height * 2 / 3 by interval division (rejected
+        when no length divides). Two: Y [N, H, W, 1] merged with UV [N, H/2, W/2, 2] doubled. A static H or
+        W must be even; an input of dynamic rank leaves its dims dynamic."""
         return _single_plane(op, y) if uv is None else _planes(op, y, uv.shape, "uv", 2)
     return nv12_shape
 
 
 def _i420_shape(op):
     def i420_shape(y, u=None, v=None):
+        """[N, H, W, 3]. One input: y [N, 3H/2, W, 1], H = y's height * 2 / 3 by interval division. Three:
+        Y [N, H, W, 1] merged with U and V [N, H/2, W/2, 1] (U and V of one shape) doubled. A static H or
+        W must be even; two inputs are rejected; an input of dynamic rank leaves its dims dynamic."""
         if u is None and v is None:
             return _single_plane(op, y)
         check(u is not None and v is not None, op, "expected 1 input (a single plane) or 3 (Y, U and V planes)")
@@ -353,7 +382,9 @@ I420_TO_BGR_8 = _color_schema("I420toBGR", "I420", "B, G, R")
 # --- RGB/BGR to NV12-17 ----------------------------------------------------------------------------
 def _to_nv12_shape(op):
     def to_nv12_shape(image, *, single_plane):
-        """[N, H, W, 3] -> single plane [N, 3H/2, W, 1], or Y [N, H, W, 1] and UV [N, H/2, W/2, 2]."""
+        """[N, H, W, 3] -> single plane [N, 3H/2, W, 1], or Y [N, H, W, 1] and UV [N, H/2, W/2, 2], on
+        intervals. image must be 4-D with 3 channels, a static H or W even; a dynamic rank gives
+        [?, ?, ?, 1] (and [?, ?, ?, 2])."""
         shape = image.shape
         if not shape.rank_is_static:
             if single_plane:

@@ -18,6 +18,11 @@ from .schema import BOOL, STRING, Attr, OpSchema, Port
 
 # --- MatMul-1 ----------------------------------------------------------------------------------------
 def matmul_shape(a, b, *, transpose_a, transpose_b):
+    """After the optional swap of each input's last two axes, a 1-D a is read as [1, K] and a 1-D b as [K, 1]
+    (the added axis dropped from the output again); the output is the broadcast batch dimensions + [M, N].
+    Scalars are rejected; K of a and b must match unless one of them is dynamic, and batch dimensions that
+    contradict each other while one is dynamic give a dynamic dimension (as OpenVINO tolerates). Either rank
+    unknown gives dynamic rank."""
     op = "MatMul-1"
     if not a.shape.rank_is_static or not b.shape.rank_is_static:
         return PartialShape.dynamic()
@@ -56,8 +61,9 @@ def matmul_shape(a, b, *, transpose_a, transpose_b):
 
 MATMUL_1 = OpSchema(
     "MatMul", 1, category="matrix",
-    inputs=(Port("a", "T"), Port("b", "T")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("a", "T", doc="[..., M, K] matrices (or a 1-D vector of K), batch axes broadcast with b's"),
+            Port("b", "T", doc="[..., K, N] matrices (or a 1-D vector of K), batch axes broadcast with a's")),
+    outputs=(Port("output", "T", doc="[broadcast batch..., M, N], without M or N where a or b was 1-D"),),
     attributes=(Attr("transpose_a", BOOL, False, doc="swap the last two axes of a (ignored for 1-D a)"),
                 Attr("transpose_b", BOOL, False, doc="swap the last two axes of b (ignored for 1-D b)")),
     # "any floating-point or integer type": sub-byte integers are left out (a kernel cannot tell
@@ -103,6 +109,12 @@ def parse_einsum(equation: str, op: str = "Einsum-7") -> tuple[list[list[str]], 
 
 
 def einsum_shape(inputs, *more_inputs, equation):
+    """The output has one dimension per output label (explicit after '->', or implicit: '...' then the labels
+    met once, sorted), each the broadcast (a 1 yields) of that label's dimensions over the inputs, and the
+    numpy-broadcast dimensions that '...' covers in the inputs where '...' stands. There must be one
+    subscript per input, an input's rank must equal its labels' count (or exceed it with '...'), and a label
+    repeated within one input must name equal dimensions. An input of unknown rank makes its labels dynamic
+    and, when it has '...', the output's rank unknown if the output has '...'."""
     op = "Einsum-7"
     infos = (inputs,) + more_inputs
     subs, out = parse_einsum(equation, op)
@@ -163,7 +175,7 @@ def einsum_shape(inputs, *more_inputs, equation):
 EINSUM_7 = OpSchema(
     "Einsum", 7, category="matrix",
     inputs=(Port("inputs", "T", variadic=True, doc="one operand per input subscript"),),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="one dimension per output label (and the broadcast '...' dimensions)"),),
     attributes=(Attr("equation", STRING, doc="'<subscripts>,...[-><output subscript>]': letters label dimensions, "
                      "'...' the broadcast rest; implicit output: '...' then the labels met once, sorted"),),
     type_constraints={"T": NUMERIC_BYTES},
@@ -174,6 +186,8 @@ EINSUM_7 = OpSchema(
 
 # --- Inverse-14 --------------------------------------------------------------------------------------
 def inverse_shape(input, *, adjoint):
+    """The output has the input's shape. A known rank must be >= 2, and the last two dimensions must be
+    equal when both are static (dynamic or interval dimensions are neither checked nor merged)."""
     op = "Inverse-14"
     if input.shape.rank_is_static:
         check(len(input.shape) >= 2, op, f"input 'input' must have rank >= 2 (square matrices), got {input.shape}")
@@ -187,7 +201,7 @@ def inverse_shape(input, *, adjoint):
 INVERSE_14 = OpSchema(
     "Inverse", 14, category="matrix",
     inputs=(Port("input", "T", doc="[B1, ..., Bn, N, N] square matrices"),),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="[B1, ..., Bn, N, N]: the inverse (or adjugate) of each matrix"),),
     attributes=(Attr("adjoint", BOOL, False, doc="output the adjugate det(A) * inverse(A) (the spec's algorithm, "
                      "step 5) instead of the inverse"),),
     type_constraints={"T": FLOAT},

@@ -37,6 +37,10 @@ from .schema import BOOL, ELEMENT_TYPE, INT, STRING, Attr, OpSchema, Port
 
 # --- Transpose-1 ---------------------------------------------------------------------------------------
 def transpose_shape(data, input_order):
+    """output.shape[i] = data.shape[input_order[i]]; an empty input_order reverses the axes. input_order
+    must be 1-D and, when its value and the data rank are known, a permutation of the data's axes. With the
+    order unknown the output keeps the data's rank with every dimension dynamic; with the data rank unknown
+    a known non-empty order gives the rank."""
     op = "Transpose-1"
     check(input_order.shape.rank_is_static is False or len(input_order.shape) <= 1, op,
           f"input_order must be 1-D, got {input_order.shape}")
@@ -56,8 +60,11 @@ def transpose_shape(data, input_order):
 
 TRANSPOSE_1 = OpSchema(
     "Transpose", 1, category="movement",
-    inputs=(Port("data", "T"), Port("input_order", "T_AXIS", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to permute, of any rank"),
+            Port("input_order", "T_AXIS", const=True,
+                 doc="1-D permutation of [0, rank-1]: output axis i takes data axis input_order[i]; empty "
+                     "reverses the axes")),
+    outputs=(Port("output", "T", doc="data with its axes permuted"),),
     type_constraints={"T": ALL, "T_AXIS": T_INT},
     shape=transpose_shape,
     doc="Permutes the axes of data: output.shape[i] = data.shape[input_order[i]]; empty order reverses.",
@@ -66,6 +73,10 @@ TRANSPOSE_1 = OpSchema(
 
 # --- Concat-1 --------------------------------------------------------------------------------------------
 def concat_shape(data, *more_data, axis):
+    """All inputs must have one rank (inputs of dynamic rank are skipped in the check) and merge on every
+    axis but `axis`, which must be in [-rank, rank-1]; the output's `axis` dimension is the sum of the inputs'
+    (an input of dynamic rank adds an unknown length), the others are the merged dimensions. Dynamic rank
+    everywhere gives dynamic rank. Known small input values are concatenated into the output value."""
     op = "Concat-1"
     infos = (data,) + more_data
     ranks = [len(i.shape) for i in infos if i.shape.rank_is_static]
@@ -97,8 +108,9 @@ def concat_shape(data, *more_data, axis):
 
 CONCAT_1 = OpSchema(
     "Concat", 1, category="movement",
-    inputs=(Port("data", "T", variadic=True),),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", variadic=True,
+                 doc="one or more tensors of one rank, equal on every axis but the concatenation axis"),),
+    outputs=(Port("output", "T", doc="the inputs joined in order along axis"),),
     attributes=(Attr("axis", INT, doc="the axis to concatenate on; negative counts from the end"),),
     type_constraints={"T": ALL},
     shape=concat_shape,
@@ -114,6 +126,10 @@ def _split_values(data, axis, lengths):
 
 
 def split_shape(data, axis, *, num_splits):
+    """num_splits outputs, each the data's shape with the `axis` dimension divided by num_splits. axis must be a
+    scalar in [-rank, rank-1]; a static split dimension must be a multiple of num_splits, a dynamic one is
+    divided bound by bound (truncated) and must be able to reach num_splits. With axis unknown (or the data
+    rank unknown) each output keeps the data's rank with dynamic dimensions."""
     op = "Split-1"
     check(num_splits > 0, op, f"num_splits must be > 0, got {num_splits}")
     _scalar_like(op, "axis", axis, allow_1=False)
@@ -139,6 +155,10 @@ def split_shape(data, axis, *, num_splits):
 
 
 def variadic_split_shape(data, axis, split_lengths):
+    """One output per element of split_lengths (which must be 1-D of static length): the data's shape with the
+    `axis` dimension replaced by that length. At most one length is -1 (the rest of the axis, dynamic when
+    the axis is); the others must be >= 0 and, on a static axis, sum to its length. With the lengths unknown
+    the split dimension is dynamic; with axis or the data rank unknown every dimension is."""
     op = "VariadicSplit-1"
     _scalar_like(op, "axis", axis)
     s = split_lengths.shape
@@ -173,8 +193,9 @@ def variadic_split_shape(data, axis, split_lengths):
 
 SPLIT_1 = OpSchema(
     "Split", 1, category="movement",
-    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True)),
-    outputs=(Port("output", "T", variadic=True),),
+    inputs=(Port("data", "T", doc="the tensor to split, of rank >= 1"),
+            Port("axis", "T_AXIS", const=True, doc="scalar axis to split along; negative counts from the end")),
+    outputs=(Port("output", "T", variadic=True, doc="num_splits equal parts of data, in order along axis"),),
     attributes=(Attr("num_splits", INT, doc="number of equal parts (and outputs)"),),
     type_constraints={"T": ALL, "T_AXIS": T_INT},
     shape=split_shape,
@@ -185,8 +206,12 @@ SPLIT_1 = OpSchema(
 VARIADIC_SPLIT_1 = OpSchema(
     "VariadicSplit", 1, category="movement",
     # axis and split_lengths take their integer types independently (i64 axis, i32 lengths from PyTorch's split)
-    inputs=(Port("data", "T"), Port("axis", "T_AXIS", const=True), Port("split_lengths", "T_LEN", const=True)),
-    outputs=(Port("output", "T", variadic=True),),
+    inputs=(Port("data", "T", doc="the tensor to split, of rank >= 1"),
+            Port("axis", "T_AXIS", const=True,
+                 doc="axis to split along, a scalar or 1 element; negative counts from the end"),
+            Port("split_lengths", "T_LEN", const=True,
+                 doc="1-D lengths of the parts along axis; one may be -1 for the remainder")),
+    outputs=(Port("output", "T", variadic=True, doc="one part per split_lengths element, in order along axis"),),
     type_constraints={"T": ALL, "T_AXIS": T_INT, "T_LEN": T_INT},
     shape=variadic_split_shape,
     output_count=lambda inputs, attrs: _length_count(inputs[2]) if len(inputs) > 2 else None,
@@ -203,6 +228,10 @@ def _length_count(lengths) -> int | None:
 
 # --- Tile-1 ------------------------------------------------------------------------------------------------
 def tile_shape(data, repeats):
+    """The shorter of the data shape and the 1-D repeats is padded with leading 1s; output dimension i is
+    data dimension i times repeats[i] (intervals scale bound by bound). repeats must be >= 0. With repeats
+    unknown but of known length the output has rank max(rank, len(repeats)) with dynamic dimensions;
+    otherwise dynamic rank."""
     op = "Tile-1"
     check_1d(op, "repeats", repeats)
     reps = ints_of(repeats)
@@ -225,8 +254,9 @@ def tile_shape(data, repeats):
 
 TILE_1 = OpSchema(
     "Tile", 1, category="movement",
-    inputs=(Port("data", "T"), Port("repeats", "T_REP", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to repeat, of any rank"),
+            Port("repeats", "T_REP", const=True, doc="1-D repeat counts per axis (>= 0), aligned to the last axes")),
+    outputs=(Port("output", "T", doc="data tiled repeats[i] times along each axis"),),
     type_constraints={"T": ALL, "T_REP": T_INT},
     shape=tile_shape,
     doc="Repeats data repeats[i] times along each axis (the shorter of rank and repeats padded with 1s).",
@@ -284,19 +314,32 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
 
 
 def pad_1_shape(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    """Output dimension i is data dimension i + pads_begin[i] + pads_end[i]. pads_begin and pads_end are 1-D
+    with one element per data axis, all >= 0 (negative pads need Pad-12). pad_value must be a
+    scalar; on a static axis 'reflect' needs pads < its length, 'symmetric' pads <= it, 'edge' a length >= 1
+    (when padding); string data only pads in 'constant'. Unknown pads give dynamic dimensions of the data's rank."""
     return _pad("Pad-1", data, pads_begin, pads_end, pad_value, pad_mode, False)
 
 
 def pad_12_shape(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    """As Pad-1 (output dimension i is data dimension i + pads_begin[i] + pads_end[i], pads 1-D with one element
+    per data axis), but pads may be negative and crop: a lower bound is clipped at 0 and a result whose upper
+    bound falls below 0 is dynamic. pad_value must be a scalar; on a static axis 'reflect' needs pads < its
+    length, 'symmetric' pads <= it, 'edge' a length >= 1 (when padding); string data only pads in 'constant'.
+    Unknown pads give dynamic dimensions of the data's rank."""
     return _pad("Pad-12", data, pads_begin, pads_end, pad_value, pad_mode, True)
 
 
 def _pad_schema(version, shape, doc):
     return OpSchema(
         "Pad", version, category="movement",
-        inputs=(Port("data", "T"), Port("pads_begin", "T_INT", const=True), Port("pads_end", "T_INT", const=True),
-                Port("pad_value", "T", optional=True)),
-        outputs=(Port("output", "T"),),
+        inputs=(Port("data", "T", doc="the tensor to pad, of any rank"),
+                Port("pads_begin", "T_INT", const=True,
+                     doc="1-D, one count per data axis: elements added before the start of that axis"),
+                Port("pads_end", "T_INT", const=True,
+                     doc="1-D, one count per data axis: elements added after the end of that axis"),
+                Port("pad_value", "T", optional=True, doc="scalar fill value for pad_mode 'constant' (default 0)")),
+        outputs=(Port("output", "T", doc="the padded (Pad-12: and cropped) data"),),
         attributes=(Attr("pad_mode", STRING, "constant", allowed=PAD_MODES,
                          doc="constant: pad_value (or 0); edge: the edge value; reflect: mirror without the "
                              "edge; symmetric: mirror with the edge"),),
@@ -391,19 +434,32 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
 
 
 def broadcast_1_shape(data, target_shape, axes_mapping=None, *, mode):
+    """numpy and explicit ('none'): the output shape is target_shape (dynamic dimensions of its length when its
+    value is unknown); numpy needs the data right-aligned with each dimension 1 or the target's, explicit
+    needs axes_mapping (sorted, one entry per data axis, in range of the target) with each mapped data
+    dimension 1 or the target's. pdpd: equal ranks, a 1 on either side stretches. target_shape must be 1-D
+    and >= 0; an axes_mapping given in another mode is ignored."""
     return _broadcast("Broadcast-1", data, target_shape, axes_mapping, mode)
 
 
 def broadcast_3_shape(data, target_shape, axes_mapping=None, *, mode):
+    """numpy and explicit ('none'): the output shape is target_shape (dynamic dimensions of its length when its
+    value is unknown); numpy needs the data right-aligned with each dimension 1 or the target's, explicit
+    needs axes_mapping (sorted, one entry per data axis, in range of the target) with each mapped data
+    dimension 1 or the target's, and rejects axes_mapping in other modes. bidirectional: numpy broadcasting
+    of target_shape with the data shape, so the output may exceed target_shape. pdpd: equal ranks, a 1 on
+    either side stretches. target_shape must be 1-D and >= 0."""
     return _broadcast("Broadcast-3", data, target_shape, axes_mapping, mode)
 
 
 def _broadcast_schema(version, shape, modes, doc):
     return OpSchema(
         "Broadcast", version, category="movement",
-        inputs=(Port("data", "T"), Port("target_shape", "T_SHAPE", const=True),
-                Port("axes_mapping", "T_AXES", optional=True, const=True)),
-        outputs=(Port("output", "T"),),
+        inputs=(Port("data", "T", doc="the tensor to replicate, of any rank"),
+                Port("target_shape", "T_SHAPE", const=True, doc="1-D target shape, values >= 0"),
+                Port("axes_mapping", "T_AXES", optional=True, const=True,
+                     doc="mode explicit: 1-D sorted target axes, one per data axis, that data axis i maps to")),
+        outputs=(Port("output", "T", doc="data broadcast to the target shape"),),
         attributes=(Attr("mode", STRING, "numpy", allowed=modes,
                          doc="numpy: right-aligned, data dims 1 stretch; explicit (written 'none'): data axis i "
                              "goes to target axis axes_mapping[i]; bidirectional: numpy both ways; pdpd: "
@@ -419,6 +475,8 @@ BROADCAST_3 = _broadcast_schema(3, broadcast_3_shape, BROADCAST_3_MODES,
 
 # --- Roll-7 / Reverse-1 / ReverseSequence-1 ------------------------------------------------------------
 def roll_shape(data, shift, axes):
+    """The output has the data's shape. shift and axes must be scalars or 1-D, of the same length when both
+    are 1-D, and known axes must lie in [-rank, rank-1]."""
     op = "Roll-7"
     for name, info in (("shift", shift), ("axes", axes)):
         check(not info.shape.rank_is_static or len(info.shape) <= 1, op,
@@ -435,8 +493,11 @@ def roll_shape(data, shift, axes):
 
 ROLL_7 = OpSchema(
     "Roll", 7, category="movement",
-    inputs=(Port("data", "T"), Port("shift", "T_SHIFT"), Port("axes", "T_AXES", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to roll, of any rank"),
+            Port("shift", "T_SHIFT", doc="scalar or 1-D shifts, one per axes element (a scalar applies to all); "
+                                         "negative rolls toward the start"),
+            Port("axes", "T_AXES", const=True, doc="scalar or 1-D axes to roll along; negative counts from the end")),
+    outputs=(Port("output", "T", doc="data with elements moved cyclically along the axes"),),
     type_constraints={"T": ALL, "T_SHIFT": IDX, "T_AXES": IDX},
     shape=roll_shape,
     doc="Rolls data along axes by shift elements (a scalar shift applies to every axis; repeated axes add up).",
@@ -444,6 +505,8 @@ ROLL_7 = OpSchema(
 
 
 def reverse_shape(data, reverse_axes, *, mode):
+    """The output has the data's shape. reverse_axes must be 1-D: in mode 'index' integers in [0, rank-1],
+    in mode 'mask' booleans, one per data axis; the wrong element type for the mode is rejected."""
     op = "Reverse-1"
     check_1d(op, "reverse_axes", reverse_axes)
     if mode == "mask":
@@ -468,8 +531,10 @@ def reverse_shape(data, reverse_axes, *, mode):
 
 REVERSE_1 = OpSchema(
     "Reverse", 1, category="movement",
-    inputs=(Port("data", "T"), Port("reverse_axes", "T_AXES", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to reverse, of any rank"),
+            Port("reverse_axes", "T_AXES", const=True,
+                 doc="1-D: axis indices in [0, rank-1] (mode index) or one boolean per axis (mode mask)")),
+    outputs=(Port("output", "T", doc="data reversed along the chosen axes"),),
     attributes=(Attr("mode", STRING, allowed=("index", "mask"),
                      doc="index: reverse_axes lists axes; mask: a boolean per axis"),),
     type_constraints={"T": ALL, "T_AXES": T_INT + ("boolean",)},
@@ -479,6 +544,9 @@ REVERSE_1 = OpSchema(
 
 
 def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
+    """The output has the data's shape, its batch_axis dimension merged with the length of the 1-D seq_lengths
+    (they must be compatible). data must have rank >= 2 and both axes must lie in [-rank, rank-1]; with the
+    data rank unknown the shape passes through, but a negative seq_axis is rejected."""
     op = "ReverseSequence-1"
     check_1d(op, "seq_lengths", seq_lengths)
     shape = data.shape
@@ -499,8 +567,10 @@ def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
 
 REVERSE_SEQUENCE_1 = OpSchema(
     "ReverseSequence", 1, category="movement",
-    inputs=(Port("data", "T"), Port("seq_lengths", "T_IND")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor of sequences, rank >= 2"),
+            Port("seq_lengths", "T_IND", doc="1-D, one length per batch_axis entry: how many leading elements "
+                                             "along seq_axis to reverse")),
+    outputs=(Port("output", "T", doc="data with each batch entry's first seq_lengths[b] elements reversed"),),
     attributes=(Attr("batch_axis", INT, 0, doc="the axis seq_lengths runs along"),
                 Attr("seq_axis", INT, 1, doc="the axis whose first seq_lengths[b] elements are reversed")),
     type_constraints={"T": ALL, "T_IND": T_INT},
@@ -524,6 +594,11 @@ def unique_values(x, axis, is_sorted):
 
 
 def unique_shape(data, axis=None, *, sorted, index_element_type, count_element_type):
+    """Without axis: unique_elements, indices and counts are 1-D of length 1..N (N the element count; dynamic
+    when the data shape is not static and non-empty) and reverse_indices has length N. With axis (a known
+    scalar or 1-element constant in [-rank, rank-1]): unique_elements is the data shape with the axis
+    dimension d replaced by 1..d (a static 0 stays 0), reverse_indices has length d. Index and count types
+    must be i32 or i64. Known small data values are folded into all four outputs."""
     op = "Unique-10"
     for name, t in (("index_element_type", index_element_type), ("count_element_type", count_element_type)):
         check(t in IDX, op, f"{name} must be i32 or i64, got {t}")
@@ -561,9 +636,14 @@ def unique_shape(data, axis=None, *, sorted, index_element_type, count_element_t
 
 UNIQUE_10 = OpSchema(
     "Unique", 10, category="movement",
-    inputs=(Port("data", "T"), Port("axis", "T_AXIS", optional=True, const=True)),
-    outputs=(Port("unique_elements", "T"), Port("indices", "T_IDX"), Port("reverse_indices", "T_IDX"),
-             Port("counts", "T_CNT")),
+    inputs=(Port("data", "T", doc="the tensor to search, of any rank"),
+            Port("axis", "T_AXIS", optional=True, const=True,
+                 doc="scalar or 1-element axis whose slices are compared; absent: elements of the flattened data")),
+    outputs=(Port("unique_elements", "T", doc="the unique elements (1-D) or slices along axis"),
+             Port("indices", "T_IDX", doc="1-D: for each unique element, the index of its first occurrence"),
+             Port("reverse_indices", "T_IDX",
+                  doc="1-D: for each data element (or slice), the index of its value in unique_elements"),
+             Port("counts", "T_CNT", doc="1-D: how many times each unique element occurs")),
     attributes=(Attr("sorted", BOOL, True, doc="unique elements in ascending order (else in order of appearance)"),
                 Attr("index_element_type", ELEMENT_TYPE, "i64", doc="element type of indices and reverse_indices"),
                 Attr("count_element_type", ELEMENT_TYPE, "i64", doc="element type of counts")),

@@ -53,22 +53,41 @@ def _gather(op, data, indices, axis, batch_dims, negative):
 
 
 def gather_1_shape(data, indices, axis):
+    """data.shape[:axis] + indices.shape + data.shape[axis+1:]. axis is a scalar or 1-element constant in
+    [-rank, rank-1]; with it unknown the output has rank rank(data) + rank(indices) - 1 with dynamic
+    dimensions, and either rank unknown gives dynamic rank. Known small values with in-range indices fold."""
     return _gather("Gather-1", data, indices, axis, 0, False)
 
 
 def gather_7_shape(data, indices, axis, *, batch_dims):
+    """data.shape[:axis] + indices.shape[batch_dims:] + data.shape[axis+1:], the first batch_dims dimensions
+    merged between data and indices (they must be compatible). batch_dims < 0 counts from the rank of indices;
+    it must be <= axis (normalized, in [-rank, rank-1]) and <= both ranks. With axis unknown the output has
+    rank rank(data) + rank(indices) - 1 - batch_dims; either rank unknown gives dynamic rank."""
     return _gather("Gather-7", data, indices, axis, batch_dims, False)
 
 
 def gather_8_shape(data, indices, axis, *, batch_dims):
+    """As Gather-7: data.shape[:axis] + indices.shape[batch_dims:] + data.shape[axis+1:], the first batch_dims
+    dimensions merged between data and indices. batch_dims < 0 counts from the rank of indices; it must be
+    <= axis (normalized, in [-rank, rank-1]) and <= both ranks. With axis unknown the output has rank
+    rank(data) + rank(indices) - 1 - batch_dims; either rank unknown gives dynamic rank. Known small values
+    fold (negative indices counted from the end)."""
     return _gather("Gather-8", data, indices, axis, batch_dims, True)
 
 
 def _gather_schema(version, shape, attrs, doc):
     return OpSchema(
         "Gather", version, category="movement",
-        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("axis", "T_AXIS", const=True)),
-        outputs=(Port("output", "T"),), attributes=attrs,
+        inputs=(Port("data", "T", doc="the tensor to take slices from, of rank >= 1"),
+                Port("indices", "T_IND", doc="indices into data's axis dimension, of any shape" +
+                     ("; negative counts from the end" if version >= 8 else "")),
+                Port("axis", "T_AXIS", const=True,
+                     doc="scalar or 1-element axis of data to gather along; negative counts from the end")),
+        outputs=(Port("output", "T", doc="the gathered slices: " + ("data.shape[:axis] + indices.shape + "
+                                          "data.shape[axis+1:]" if version == 1 else
+                                          "data.shape[:axis] + indices.shape[batch_dims:] + data.shape[axis+1:]")),),
+        attributes=attrs,
         type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT}, shape=shape, doc=doc)
 
 
@@ -82,6 +101,9 @@ GATHER_8 = _gather_schema(8, gather_8_shape, _BATCH_DIMS,   # v8: negative indic
 
 # --- GatherElements-6 --------------------------------------------------------------------------------------
 def gather_elements_shape(data, indices, *, axis):
+    """The output has the indices' shape, merged with the data's on every axis but `axis`. data and indices
+    must have one rank >= 1 and axis must lie in [-rank, rank-1]. With the indices' rank unknown the output is
+    the data's shape with a dynamic `axis` dimension; with the data's unknown, the indices' shape."""
     op = "GatherElements-6"
     ds, is_ = data.shape, indices.shape
     if ds.rank_is_static:
@@ -103,8 +125,9 @@ def gather_elements_shape(data, indices, *, axis):
 
 GATHER_ELEMENTS_6 = OpSchema(
     "GatherElements", 6, category="movement",
-    inputs=(Port("data", "T"), Port("indices", "T_IND")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to take elements from, of rank >= 1"),
+            Port("indices", "T_IND", doc="indices along axis, of data's rank and equal to it on every other axis")),
+    outputs=(Port("output", "T", doc="one data element per index, of the indices' shape"),),
     attributes=(Attr("axis", INT, doc="the axis indices address; negative counts from the end"),),
     type_constraints={"T": ALL, "T_IND": IDX},
     shape=gather_elements_shape,
@@ -143,18 +166,28 @@ def _gather_nd(op, data, indices, batch_dims, fuse):
 
 
 def gather_nd_5_shape(data, indices, *, batch_dims):
+    """With K the (static) last dimension of indices and B = batch_dims: [product of the B batch dimensions] +
+    indices.shape[B:-1] + data.shape[B+K:], the batch dimensions merged between data and indices (B <= 1 keeps
+    them as they are). Both ranks must be > B and >= 1, B >= 0, B + K <= rank(data). An unknown rank or K
+    gives dynamic rank."""
     return _gather_nd("GatherND-5", data, indices, batch_dims, True)
 
 
 def gather_nd_8_shape(data, indices, *, batch_dims):
+    """With K the (static) last dimension of indices and B = batch_dims: data.shape[:B] (merged with the indices'
+    batch dimensions) + indices.shape[B:-1] + data.shape[B+K:]. Both ranks must be > B and >= 1, B >= 0,
+    B + K <= rank(data). An unknown rank or K gives dynamic rank."""
     return _gather_nd("GatherND-8", data, indices, batch_dims, False)
 
 
 def _gather_nd_schema(version, shape, doc):
     return OpSchema(
         "GatherND", version, category="movement",
-        inputs=(Port("data", "T"), Port("indices", "T_IND")),
-        outputs=(Port("output", "T"),),
+        inputs=(Port("data", "T", doc="the tensor to take elements or slices from, of rank > batch_dims"),
+                Port("indices", "T_IND", doc="index tuples in its last axis (of length K <= rank(data) - batch_dims); "
+                                              "negative counts from the end")),
+        outputs=(Port("output", "T", doc="the element or slice at each index tuple: batch dims + "
+                                          "indices.shape[batch_dims:-1] + data.shape[batch_dims+K:]"),),
         attributes=(Attr("batch_dims", INT, 0, doc="leading dimensions of data and indices that are batches"),),
         type_constraints={"T": ALL, "T_IND": IDX}, shape=shape, doc=doc)
 
@@ -177,6 +210,9 @@ def _check_updates(op, expected, updates):
 
 
 def scatter_update_shape(data, indices, updates, axis):
+    """The output has the data's shape. axis is a scalar or 1-element value in [-rank, rank-1]; updates must
+    have shape data.shape[:axis] + indices.shape + data.shape[axis+1:] (with axis unknown: rank
+    rank(data) + rank(indices) - 1). Known small values fold."""
     op = "ScatterUpdate-3"
     _scalar_like(op, "axis", axis)
     ds, is_ = data.shape, indices.shape
@@ -201,8 +237,12 @@ def scatter_update_shape(data, indices, updates, axis):
 
 SCATTER_UPDATE_3 = OpSchema(
     "ScatterUpdate", 3, category="movement",
-    inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T"), Port("axis", "T_AXIS", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to update, of rank >= 1"),
+            Port("indices", "T_IND", doc="indices along axis of the slices to replace, of any shape; "
+                                         "negative counts from the end"),
+            Port("updates", "T", doc="new slices: data.shape[:axis] + indices.shape + data.shape[axis+1:]"),
+            Port("axis", "T_AXIS", const=True, doc="scalar or 1-element axis of data; negative counts from the end")),
+    outputs=(Port("output", "T", doc="a copy of data with the indexed slices replaced"),),
     type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
     shape=scatter_update_shape,
     doc="A copy of data whose slices along axis at indices are replaced by updates.",
@@ -237,18 +277,29 @@ def _scatter_nd(op, data, indices, updates, reduction):
 
 
 def scatter_nd_update_3_shape(data, indices, updates):
+    """The output has the data's shape. data and indices have rank >= 1; with K the (static) last dimension
+    of indices, K <= rank(data) and updates must have shape indices.shape[:-1] + data.shape[K:]. Known small
+    values fold."""
     return _scatter_nd("ScatterNDUpdate-3", data, indices, updates, "none")
 
 
 def scatter_nd_update_15_shape(data, indices, updates, *, reduction):
+    """The output has the data's shape. data and indices have rank >= 1; with K the (static) last dimension
+    of indices, K <= rank(data) and updates must have shape indices.shape[:-1] + data.shape[K:]. A reduction
+    other than 'none' rejects string and sub-byte data. Known small values fold when reduction is 'none'."""
     return _scatter_nd("ScatterNDUpdate-15", data, indices, updates, reduction)
 
 
 def _scatter_nd_schema(version, shape, attrs, doc):
     return OpSchema(
         "ScatterNDUpdate", version, category="movement",
-        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T")),
-        outputs=(Port("output", "T"),), attributes=attrs,
+        inputs=(Port("data", "T", doc="the tensor to update, of rank >= 1"),
+                Port("indices", "T_IND", doc="index tuples of length K <= rank(data) in the last axis; negative "
+                                              "counts from the end"),
+                Port("updates", "T", doc="the element or slice for each index tuple: indices.shape[:-1] + "
+                                         "data.shape[K:]")),
+        outputs=(Port("output", "T", doc="a copy of data with the addressed elements or slices updated"),),
+        attributes=attrs,
         type_constraints={"T": ALL, "T_IND": IDX}, shape=shape, doc=doc)
 
 
@@ -282,19 +333,27 @@ def _scatter_elements(op, data, indices, updates, axis, reduction):
 
 
 def scatter_elements_update_3_shape(data, indices, updates, axis):
+    """The output has the data's shape. indices must have the data's rank and updates the indices' shape;
+    axis is a scalar or 1-element value in [-rank, rank-1]."""
     return _scatter_elements("ScatterElementsUpdate-3", data, indices, updates, axis, "none")
 
 
 def scatter_elements_update_12_shape(data, indices, updates, axis, *, reduction, use_init_val):
+    """The output has the data's shape. indices must have the data's rank and updates the indices' shape;
+    axis is a scalar or 1-element value in [-rank, rank-1]. A reduction other than 'none' rejects string and
+    sub-byte data, and 'mean' rejects boolean data."""
     return _scatter_elements("ScatterElementsUpdate-12", data, indices, updates, axis, reduction)
 
 
 def _scatter_elements_schema(version, shape, attrs, doc):
     return OpSchema(
         "ScatterElementsUpdate", version, category="movement",
-        inputs=(Port("data", "T"), Port("indices", "T_IND"), Port("updates", "T"),
-                Port("axis", "T_AXIS", const=True)),
-        outputs=(Port("output", "T"),), attributes=attrs,
+        inputs=(Port("data", "T", doc="the tensor to update, of any rank"),
+                Port("indices", "T_IND", doc="positions along axis, of data's rank; negative counts from the end"),
+                Port("updates", "T", doc="one value per index, of the indices' shape"),
+                Port("axis", "T_AXIS", const=True,
+                    doc="scalar or 1-element axis of data; negative counts from the end")),
+        outputs=(Port("output", "T", doc="a copy of data with the addressed elements updated"),), attributes=attrs,
         type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT}, shape=shape, doc=doc)
 
 
@@ -311,6 +370,9 @@ SCATTER_ELEMENTS_UPDATE_12 = _scatter_elements_schema(
 
 # --- GatherTree-1 ---------------------------------------------------------------------------------------------
 def gather_tree_shape(step_ids, parent_ids, max_seq_len, end_token):
+    """final_ids has the shape of step_ids merged with parent_ids, which must be compatible and of rank 3
+    [MAX_TIME, BATCH_SIZE, BEAM_WIDTH]; BATCH_SIZE is further merged with the length of the 1-D max_seq_len.
+    end_token must be a scalar. Both ranks unknown give dynamic rank."""
     op = "GatherTree-1"
     a, b = step_ids.shape, parent_ids.shape
     if not a.rank_is_static:
@@ -335,8 +397,12 @@ def gather_tree_shape(step_ids, parent_ids, max_seq_len, end_token):
 
 GATHER_TREE_1 = OpSchema(
     "GatherTree", 1, category="movement",
-    inputs=(Port("step_ids", "T"), Port("parent_ids", "T"), Port("max_seq_len", "T"), Port("end_token", "T")),
-    outputs=(Port("final_ids", "T"),),
+    inputs=(Port("step_ids", "T", doc="[MAX_TIME, BATCH_SIZE, BEAM_WIDTH]: the token chosen at each step per beam"),
+            Port("parent_ids", "T", doc="[MAX_TIME, BATCH_SIZE, BEAM_WIDTH]: the beam each step's token extends"),
+            Port("max_seq_len", "T", doc="[BATCH_SIZE]: the length of each batch entry's sequences"),
+            Port("end_token", "T", doc="scalar token that ends a beam and fills the rest of it")),
+    outputs=(Port("final_ids", "T",
+        doc="[MAX_TIME, BATCH_SIZE, BEAM_WIDTH]: the backtracked token sequence of each beam"),),
     type_constraints={"T": NUMERIC_BYTES},
     shape=gather_tree_shape,
     doc="Backtracks beam-search parents into whole beams [MAX_TIME, BATCH, BEAM]; after the first end_token of a "

@@ -108,6 +108,13 @@ def strided_slice_index(shape, begin, end, stride, *, begin_mask, end_mask, new_
 
 def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
                         ellipsis_mask):
+    """Walks begin/end/stride (1-D, one length; without a stride input begin or end must be of known rank)
+    with the masks: a new axis adds a 1, a shrunk axis is dropped (a known begin must index inside a static
+    dimension), the ellipsis keeps the axes it stands for, and any other entry slices its data axis
+    Python-style, the length computed on both bounds of an interval (an inverted interval gives ?); data axes
+    past the entries are kept. Unknown begin/end give [0, hi] (or [0, ceil(hi/|stride|)] with known strides);
+    unknown lengths or data rank give dynamic rank. Strides must be non-zero, at most one ellipsis bit may
+    be set, and the entries may not address more axes than data has. Known small data values are sliced."""
     op = "StridedSlice-1"
     for name, info in (("begin", begin), ("end", end), ("stride", stride)):
         if info is not None:
@@ -185,9 +192,13 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
 
 STRIDED_SLICE_1 = OpSchema(
     "StridedSlice", 1, category="movement",
-    inputs=(Port("data", "T"), Port("begin", "T_IND", const=True), Port("end", "T_IND", const=True),
-            Port("stride", "T_IND", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to slice, of any rank"),
+            Port("begin", "T_IND", const=True, doc="1-D start index per slicing entry; negative counts from the end"),
+            Port("end", "T_IND", const=True, doc="1-D stop index (exclusive) per entry, begin's length; "
+                                                 "negative counts from the end"),
+            Port("stride", "T_IND", optional=True, const=True,
+                 doc="1-D non-zero step per entry, begin's length (default all 1); negative walks backwards")),
+    outputs=(Port("output", "T", doc="the selected elements, with new axes inserted and shrunk axes removed"),),
     attributes=(Attr("begin_mask", INTS, doc="1 at i: begin[i] is ignored (the axis starts at its beginning)"),
                 Attr("end_mask", INTS, doc="1 at i: end[i] is ignored (the axis runs to its end)"),
                 Attr("new_axis_mask", INTS, (), doc="1 at i: a new axis of length 1 is inserted"),
@@ -252,15 +263,25 @@ def _slice(op, data, start, stop, step, axes):
 
 
 def slice_shape(data, start, stop, step, axes=None):
+    """The data's shape with each axis in axes (default 0, 1, ... for as many as start has elements) replaced
+    by the length of the slice start:stop:step, computed on both bounds of an interval (an inverted interval
+    gives ?). start, stop, step and axes are 1-D of one length, at most the data rank; steps are non-zero;
+    axes lie in [-rank, rank-1] and are unique. Unknown bounds give [0, hi] on the sliced axes (on every axis
+    when the axes are unknown). Known small data values are sliced."""
     out, _, value = _slice("Slice-8", data, start, stop, step, axes)
     return _valued(data, out, value)
 
 
 SLICE_8 = OpSchema(
     "Slice", 8, category="movement",
-    inputs=(Port("data", "T"), Port("start", "T_IND", const=True), Port("stop", "T_IND", const=True),
-            Port("step", "T_IND", const=True), Port("axes", "T_AXIS", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to slice, of any rank"),
+            Port("start", "T_IND", const=True, doc="1-D start index per sliced axis; negative counts from the end"),
+            Port("stop", "T_IND", const=True, doc="1-D stop index (exclusive) per sliced axis; negative counts "
+                                                  "from the end"),
+            Port("step", "T_IND", const=True, doc="1-D non-zero step per sliced axis; negative walks backwards"),
+            Port("axes", "T_AXIS", optional=True, const=True,
+                 doc="1-D unique axes that start/stop/step apply to (default 0, 1, ...); negative from the end")),
+    outputs=(Port("output", "T", doc="the selected elements, of the data's rank"),),
     type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
     shape=slice_shape,
     doc="Python-style data[start:stop:step] on the given axes (default 0, 1, ...); out-of-range bounds clamp.",
@@ -269,6 +290,9 @@ SLICE_8 = OpSchema(
 
 # --- SliceScatter-15 -----------------------------------------------------------------------------------------
 def slice_scatter_shape(data, updates, start, stop, step, axes=None):
+    """The output has the data's shape (of updates' rank when the data rank is unknown). start/stop/step/axes
+    are checked as in Slice-8, and updates must be compatible with the shape Slice-8 would give; a slice that
+    is provably empty on some axis is rejected."""
     op = "SliceScatter-15"
     shape = data.shape
     if not shape.rank_is_static and updates.shape.rank_is_static:   # (OpenVINO takes the rank from updates)
@@ -282,10 +306,15 @@ def slice_scatter_shape(data, updates, start, stop, step, axes=None):
 
 SLICE_SCATTER_15 = OpSchema(
     "SliceScatter", 15, category="movement",
-    inputs=(Port("data", "T"), Port("updates", "T"), Port("start", "T_IND", const=True),
-            Port("stop", "T_IND", const=True), Port("step", "T_IND", const=True),
-            Port("axes", "T_AXIS", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to update, of any rank"),
+            Port("updates", "T", doc="the values written into the slice, of the slice's shape"),
+            Port("start", "T_IND", const=True, doc="1-D start index per sliced axis; negative counts from the end"),
+            Port("stop", "T_IND", const=True, doc="1-D stop index (exclusive) per sliced axis; negative counts "
+                                                  "from the end"),
+            Port("step", "T_IND", const=True, doc="1-D non-zero step per sliced axis; negative walks backwards"),
+            Port("axes", "T_AXIS", optional=True, const=True,
+                 doc="1-D unique axes that start/stop/step apply to (default 0, 1, ...); negative from the end")),
+    outputs=(Port("output", "T", doc="a copy of data with the slice replaced by updates"),),
     type_constraints={"T": ALL, "T_IND": T_INT, "T_AXIS": T_INT},
     shape=slice_scatter_shape,
     doc="A copy of data whose slice data[start:stop:step] (as Slice-8 selects it) is replaced by updates.",

@@ -40,6 +40,11 @@ def _block_inputs(op, data, block_shape, begin, end, names):
 
 
 def space_to_batch_shape(data, block_shape, pads_begin, pads_end):
+    """The output batch is data's batch times the product of block_shape; dimension i >= 1 is
+    (data dimension i + pads_begin[i] + pads_end[i]) / block_shape[i], which must divide exactly (an
+    unbounded dimension gives [ceil(lo / block), ?]). data has rank >= 2; the three 1-D inputs have one
+    element per data axis, block_shape >= 1 with block_shape[0] = 1, pads >= 0 with pads[0] = 0. Unknown
+    blocks give dynamic dimensions of the data's rank, unknown pads dynamic spatial dimensions."""
     op = "SpaceToBatch-2"
     blocks, pb, pe = _block_inputs(op, data, block_shape, pads_begin, pads_end,
                                    ("block_shape", "pads_begin", "pads_end"))
@@ -62,6 +67,11 @@ def space_to_batch_shape(data, block_shape, pads_begin, pads_end):
 
 
 def batch_to_space_shape(data, block_shape, crops_begin, crops_end):
+    """The output batch is data's batch divided by the product of block_shape (exactly); dimension i >= 1 is
+    data dimension i * block_shape[i] - crops_begin[i] - crops_end[i], and the crop may not exceed the grown
+    static length. data has rank >= 2; the three 1-D inputs have one element per data axis, block_shape >= 1
+    with block_shape[0] = 1, crops >= 0 with crops[0] = 0. Unknown blocks give a dynamic batch; unknown crops
+    give dynamic spatial dimensions."""
     op = "BatchToSpace-2"
     blocks, cb, ce = _block_inputs(op, data, block_shape, crops_begin, crops_end,
                                    ("block_shape", "crops_begin", "crops_end"))
@@ -87,9 +97,12 @@ def batch_to_space_shape(data, block_shape, crops_begin, crops_end):
 
 SPACE_TO_BATCH_2 = OpSchema(
     "SpaceToBatch", 2, category="movement",
-    inputs=(Port("data", "T"), Port("block_shape", "T_INT", const=True),
-            Port("pads_begin", "T_INT", const=True), Port("pads_end", "T_INT", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor [N, D1, ...], rank >= 2"),
+            Port("block_shape", "T_INT", const=True,
+                 doc="1-D block size per data axis, >= 1, the first (batch) 1"),
+            Port("pads_begin", "T_INT", const=True, doc="1-D zero padding before each axis, >= 0, the first 0"),
+            Port("pads_end", "T_INT", const=True, doc="1-D zero padding after each axis, >= 0, the first 0")),
+    outputs=(Port("output", "T", doc="[N * prod(block_shape), padded D1 / block_shape[1], ...]"),),
     type_constraints={"T": ALL, "T_INT": T_INT},
     shape=space_to_batch_shape,
     doc="Zero-pads the spatial axes, splits each into blocks and moves the block offsets into the batch.",
@@ -97,9 +110,14 @@ SPACE_TO_BATCH_2 = OpSchema(
 
 BATCH_TO_SPACE_2 = OpSchema(
     "BatchToSpace", 2, category="movement",
-    inputs=(Port("data", "T"), Port("block_shape", "T_INT", const=True),
-            Port("crops_begin", "T_INT", const=True), Port("crops_end", "T_INT", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor [N, D1, ...], rank >= 2, N a multiple of prod(block_shape)"),
+            Port("block_shape", "T_INT", const=True,
+                 doc="1-D block size per data axis, >= 1, the first (batch) 1"),
+            Port("crops_begin", "T_INT", const=True,
+                 doc="1-D elements cropped from the start of each grown axis, >= 0, the first 0"),
+            Port("crops_end", "T_INT", const=True,
+                 doc="1-D elements cropped from the end of each grown axis, >= 0, the first 0")),
+    outputs=(Port("output", "T", doc="[N / prod(block_shape), D1 * block_shape[1] - crops, ...]"),),
     type_constraints={"T": ALL, "T_INT": T_INT},
     shape=batch_to_space_shape,
     doc="Moves blocks of the batch into the spatial axes, then crops them (inverse of SpaceToBatch).",
@@ -111,6 +129,9 @@ MODES = ("blocks_first", "depth_first")
 
 
 def depth_to_space_shape(data, *, block_size, mode):
+    """[N, C, D1, ..., DK] -> [N, C / block_size^K, D1 * block_size, ..., DK * block_size]: data has rank >= 3,
+    block_size > 0 and C must be a multiple of block_size^K (an interval is divided bound by bound). Dynamic
+    rank stays dynamic."""
     op = "DepthToSpace-1"
     check(block_size > 0, op, f"block_size must be > 0, got {block_size}")
     shape = data.shape
@@ -123,6 +144,9 @@ def depth_to_space_shape(data, *, block_size, mode):
 
 
 def space_to_depth_shape(data, *, block_size, mode):
+    """[N, C, D1, ..., DK] -> [N, C * block_size^K, D1 / block_size, ..., DK / block_size]: data has rank >= 3,
+    block_size > 0 and each spatial dimension must be a multiple of block_size (an interval is divided bound
+    by bound). Dynamic rank stays dynamic."""
     op = "SpaceToDepth-1"
     check(block_size > 0, op, f"block_size must be > 0, got {block_size}")
     shape = data.shape
@@ -139,14 +163,16 @@ _BLOCK_ATTRS = (Attr("block_size", INT, 1, doc="size of the spatial block"),
 
 DEPTH_TO_SPACE_1 = OpSchema(
     "DepthToSpace", 1, category="movement",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="[N, C, D1, ..., DK], rank >= 3, C a multiple of block_size^K"),),
+    outputs=(Port("output", "T", doc="[N, C / block_size^K, D1 * block_size, ..., DK * block_size]"),),
     attributes=_BLOCK_ATTRS, type_constraints={"T": ALL}, shape=depth_to_space_shape,
     doc="Rearranges depth into spatial blocks: [N, C, D1, ...] -> [N, C/bs^K, D1*bs, ...].",
 )
 
 SPACE_TO_DEPTH_1 = OpSchema(
     "SpaceToDepth", 1, category="movement",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="[N, C, D1, ..., DK], rank >= 3, each Di a multiple of block_size"),),
+    outputs=(Port("output", "T", doc="[N, C * block_size^K, D1 / block_size, ..., DK / block_size]"),),
     attributes=_BLOCK_ATTRS, type_constraints={"T": ALL}, shape=space_to_depth_shape,
     doc="Rearranges spatial blocks into depth: [N, C, D1, ...] -> [N, C*bs^K, D1/bs, ...].",
 )
@@ -158,6 +184,11 @@ def col2im_blocks(size: int, k: int, s: int, d: int, pb: int, pe: int) -> int:
 
 
 def col2im_shape(data, output_size, kernel_size, *, strides, dilations, pads_begin, pads_end):
+    """[N, C*kh*kw, L] -> [N, C, H, W] (or unbatched [C*kh*kw, L] -> [C, H, W]) with [H, W] = output_size.
+    C is the static second-to-last data dimension divided exactly by kh*kw (dynamic when the kernel is
+    unknown or that dimension is not static). With both sizes known, L must be able to equal the number of
+    block positions (H + pads - dilation*(k-1) - 1) // stride + 1 multiplied over H and W, at least one per axis.
+    The four attributes have 2 elements, strides and dilations > 0, pads >= 0, sizes > 0."""
     op = "Col2Im-15"
     for name, v in (("strides", strides), ("dilations", dilations), ("pads_begin", pads_begin),
                     ("pads_end", pads_end)):
@@ -193,11 +224,16 @@ def col2im_shape(data, output_size, kernel_size, *, strides, dilations, pads_beg
 
 COL2IM_15 = OpSchema(
     "Col2Im", 15, category="movement",
-    inputs=(Port("data", "T"), Port("output_size", "T_IDX", const=True),
-            Port("kernel_size", "T_IDX", const=True)),
-    outputs=(Port("output", "T"),),
-    attributes=(Attr("strides", INTS, (1, 1)), Attr("dilations", INTS, (1, 1)),
-                Attr("pads_begin", INTS, (0, 0)), Attr("pads_end", INTS, (0, 0))),
+    inputs=(Port("data", "T", doc="sliding blocks [N, C*kh*kw, L] or unbatched [C*kh*kw, L], L the block count"),
+            Port("output_size", "T_IDX", const=True, doc="1-D [H, W], the image's spatial size, > 0"),
+            Port("kernel_size", "T_IDX", const=True, doc="1-D [kh, kw], the block size, > 0")),
+    outputs=(Port("output", "T", doc="the image [N, C, H, W] (or [C, H, W]) with overlapping block values summed"),),
+    attributes=(Attr("strides", INTS, (1, 1), doc="step between block positions [rows, cols], > 0"),
+                Attr("dilations", INTS, (1, 1), doc="distance between the taps of a block [rows, cols], > 0"),
+                Attr("pads_begin", INTS, (0, 0),
+                    doc="implicit padding before [rows, cols], >= 0; block values landing there are dropped"),
+                Attr("pads_end", INTS, (0, 0),
+                    doc="implicit padding after [rows, cols], >= 0; block values landing there are dropped")),
     type_constraints={"T": NUMERIC_BYTES, "T_IDX": IDX},   # sums values: no boolean, string, sub-byte
     shape=col2im_shape,
     doc="Sums sliding blocks (N, C*kh*kw, L) back into an image (N, C, H, W); overlapping values add up.",
@@ -216,6 +252,10 @@ def patch_grid(size: int, k: int, stride: int, rate: int, auto_pad: str) -> tupl
 
 
 def extract_image_patches_shape(data, *, sizes, strides, rates, auto_pad):
+    """[N, C, H, W] -> [N, C * sizes[0] * sizes[1], out_h, out_w]. 'valid' gives max((D - rate*(size-1) - 1)
+    // stride + 1, 0) patches per spatial axis, 'same_upper'/'same_lower' ceil(D / stride); an interval is
+    mapped bound by bound. data must be 4-D (dynamic rank gives 4 dynamic dimensions); sizes, strides and
+    rates have 2 elements, strides and rates > 0, sizes >= 0."""
     op = "ExtractImagePatches-3"
     for name, v in (("sizes", sizes), ("strides", strides), ("rates", rates)):
         check(len(v) == 2, op, f"attribute {name!r} must have 2 elements ([rows, cols]), got {list(v)}")
@@ -235,7 +275,8 @@ def extract_image_patches_shape(data, *, sizes, strides, rates, auto_pad):
 
 EXTRACT_IMAGE_PATCHES_3 = OpSchema(
     "ExtractImagePatches", 3, category="movement",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the image [N, C, H, W]"),),
+    outputs=(Port("output", "T", doc="[N, sizes[0]*sizes[1]*C, out_h, out_w], one flattened patch per output pixel"),),
     attributes=(Attr("sizes", INTS, doc="patch size [rows, cols]"),
                 Attr("strides", INTS, doc="distance between patch origins [rows, cols]"),
                 Attr("rates", INTS, doc="distance between the samples of a patch [rows, cols] (dilation)"),
@@ -251,6 +292,8 @@ EXTRACT_IMAGE_PATCHES_3 = OpSchema(
 
 # --- ShuffleChannels-1 ---------------------------------------------------------------------------------
 def shuffle_channels_shape(data, *, axis, group):
+    """The output has the data's shape. data has rank >= 1, axis lies in [-rank, rank-1], group >= 1, and a
+    static dimension at axis must be a multiple of group."""
     op = "ShuffleChannels-1"
     check(group >= 1, op, f"group must be >= 1, got {group}")
     shape = data.shape
@@ -265,7 +308,8 @@ def shuffle_channels_shape(data, *, axis, group):
 
 SHUFFLE_CHANNELS_1 = OpSchema(
     "ShuffleChannels", 1, category="movement",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor of rank >= 1 whose axis dimension holds the channels"),),
+    outputs=(Port("output", "T", doc="data with the channels along axis reordered"),),
     attributes=(Attr("axis", INT, 1, doc="the channel axis; negative counts from the end"),
                 Attr("group", INT, 1, doc="number of groups the channels are split into")),
     type_constraints={"T": ALL},

@@ -62,34 +62,41 @@ def _batch_norm(op, data, gamma, beta, mean, variance, epsilon):
 
 
 def batch_norm_inference_1_shape(gamma, beta, data, mean, variance, *, epsilon):
+    """The output has the data's shape, its channel dimension (axis 1) merged with the lengths of gamma, beta,
+    mean and variance, which must be 1-D and compatible with it. data has rank >= 2 and epsilon >= 0."""
     return _batch_norm("BatchNormInference-1", data, gamma, beta, mean, variance, epsilon)
 
 
 def batch_norm_inference_5_shape(data, gamma, beta, mean, variance, *, epsilon):
+    """The output has the data's shape, its channel dimension (axis 1) merged with the lengths of gamma, beta,
+    mean and variance, which must be 1-D and compatible with it. data has rank >= 2 and epsilon >= 0."""
     return _batch_norm("BatchNormInference-5", data, gamma, beta, mean, variance, epsilon)
 
 
 _BN_PORTS = {"data": Port("data", "T", doc="[N, C, ...], rank >= 2"),
              "gamma": Port("gamma", "T", doc="[C] scale"), "beta": Port("beta", "T", doc="[C] shift"),
-             "mean": Port("mean", "T", doc="[C]"), "variance": Port("variance", "T", doc="[C]")}
+             "mean": Port("mean", "T", doc="[C] per-channel mean"),
+             "variance": Port("variance", "T", doc="[C] per-channel variance")}
+_BN_OUTPUT = Port("output", "T", doc="the normalized data, of its shape")
 _BN_DOC = "gamma * (data - mean) / sqrt(variance + epsilon) + beta, per channel (axis 1)."
 _EPSILON = Attr("epsilon", FLOAT_ATTR, doc="added to the variance (>= 0)")
 
 BATCH_NORM_INFERENCE_1 = OpSchema(
     "BatchNormInference", 1, category="normalization",
     inputs=tuple(_BN_PORTS[p] for p in ("gamma", "beta", "data", "mean", "variance")),
-    outputs=(Port("output", "T"),), attributes=(_EPSILON,), type_constraints={"T": FLOAT},
+    outputs=(_BN_OUTPUT,), attributes=(_EPSILON,), type_constraints={"T": FLOAT},
     shape=batch_norm_inference_1_shape, doc=_BN_DOC + " Inputs in the order gamma, beta, data, mean, variance.")
 
 BATCH_NORM_INFERENCE_5 = OpSchema(
     "BatchNormInference", 5, category="normalization",
     inputs=tuple(_BN_PORTS[p] for p in ("data", "gamma", "beta", "mean", "variance")),
-    outputs=(Port("output", "T"),), attributes=(_EPSILON,), type_constraints={"T": FLOAT},
+    outputs=(_BN_OUTPUT,), attributes=(_EPSILON,), type_constraints={"T": FLOAT},
     shape=batch_norm_inference_5_shape, doc=_BN_DOC + " BatchNormInference-5 takes data first.")
 
 
 # --- MVN ------------------------------------------------------------------------------------------
 def mvn_1_shape(data, *, eps, across_channels, normalize_variance, reduction_axes):
+    """The output has the data's shape; with the rank known, reduction_axes values must lie in [-rank, rank-1]."""
     op = "MVN-1"
     if data.shape.rank_is_static and reduction_axes:
         r = len(data.shape)
@@ -100,13 +107,16 @@ def mvn_1_shape(data, *, eps, across_channels, normalize_variance, reduction_axe
 
 
 def mvn_6_shape(data, axes, *, normalize_variance, eps, eps_mode):
+    """The output has the data's shape. axes must be 1-D and, with its values and the rank known, lie in
+    [-rank, rank-1] (repeats allowed)."""
     op = "MVN-6"
     _axes_values(op, data, axes)          # repeated axes normalize once (OpenVINO accepts them)
     return data.shape
 
 
 MVN_1 = OpSchema(
-    "MVN", 1, category="normalization", inputs=(Port("data", "T"),), outputs=(Port("output", "T"),),
+    "MVN", 1, category="normalization", inputs=(Port("data", "T", doc="[N, C, ...] tensor to normalize"),),
+    outputs=(Port("output", "T", doc="the normalized data, of its shape"),),
     attributes=(Attr("eps", FLOAT_ATTR, doc="added to the variance, inside the square root"),
                 Attr("across_channels", BOOL, False, doc="without reduction_axes: normalize over axes 1.. "
                      "(true) or 2.. (false)"),
@@ -117,8 +127,9 @@ MVN_1 = OpSchema(
 
 MVN_6 = OpSchema(
     "MVN", 6, category="normalization",
-    inputs=(Port("data", "T"), Port("axes", "T_IND", const=True, doc="1-D axes to normalize over")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="tensor to normalize, of any rank"),
+            Port("axes", "T_IND", const=True, doc="1-D axes to normalize over; negative counts from the end")),
+    outputs=(Port("output", "T", doc="the normalized data, of its shape"),),
     attributes=(Attr("normalize_variance", BOOL, doc="also divide by the standard deviation"),
                 Attr("eps", FLOAT_ATTR, doc="added to the variance (inside_sqrt) or the deviation (outside_sqrt)"),
                 Attr("eps_mode", STRING, allowed=("inside_sqrt", "outside_sqrt"),
@@ -129,6 +140,8 @@ MVN_6 = OpSchema(
 
 # --- NormalizeL2 / GRN ----------------------------------------------------------------------------
 def normalize_l2_shape(data, axes, *, eps, eps_mode):
+    """The output has the data's shape. axes must be a scalar or 1-D and, with its values and the rank known,
+    unique and in [-rank, rank-1]."""
     op = "NormalizeL2-1"
     values = _axes_values(op, data, axes, allow_scalar=True)
     if values is not None:
@@ -137,6 +150,7 @@ def normalize_l2_shape(data, axes, *, eps, eps_mode):
 
 
 def grn_shape(data, *, bias):
+    """The output has the data's shape; a known rank must be 2, 3 or 4."""
     op = "GRN-1"
     check(not data.shape.rank_is_static or 2 <= len(data.shape) <= 4, op,
           f"data must have rank 2, 3 or 4, got {data.shape}")
@@ -145,8 +159,10 @@ def grn_shape(data, *, bias):
 
 NORMALIZE_L2_1 = OpSchema(
     "NormalizeL2", 1, category="normalization",
-    inputs=(Port("data", "T"), Port("axes", "T_IND", const=True, doc="scalar or 1-D axes of the L2 reduction")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="tensor to normalize, of any rank"),
+            Port("axes", "T_IND", const=True,
+                 doc="scalar or 1-D unique axes of the L2 reduction; negative counts from the end")),
+    outputs=(Port("output", "T", doc="data divided by its L2 norm over axes, of its shape"),),
     attributes=(Attr("eps", FLOAT_ATTR, doc="combined with the sum of squares by eps_mode"),
                 Attr("eps_mode", STRING, allowed=("add", "max"), doc="sqrt(sum + eps) or sqrt(max(sum, eps))")),
     type_constraints={"T": FLOAT, "T_IND": T_IND_ANY}, shape=normalize_l2_shape,
@@ -154,12 +170,16 @@ NORMALIZE_L2_1 = OpSchema(
 
 GRN_1 = OpSchema(
     "GRN", 1, category="normalization", inputs=(Port("data", "T", doc="[N, C, ...], rank 2 to 4"),),
-    outputs=(Port("output", "T"),), attributes=(Attr("bias", FLOAT_ATTR, doc="added to the sum of squares"),),
+    outputs=(Port("output", "T", doc="the normalized data, of its shape"),),
+    attributes=(Attr("bias", FLOAT_ATTR, doc="added to the sum of squares"),),
     type_constraints={"T": FLOAT}, shape=grn_shape, doc="x / sqrt(sum of x^2 over channels (axis 1) + bias).")
 
 
 # --- GroupNormalization ---------------------------------------------------------------------------
 def group_normalization_shape(data, scale, bias, *, num_groups, epsilon):
+    """The output has the data's shape, unrefined (as OpenVINO keeps it). data has rank >= 2; scale and bias
+    must be 1-D with lengths compatible with the channel dimension (axis 1) and each other, a static channel
+    count must be a multiple of num_groups, num_groups > 0 and epsilon >= 0."""
     op = "GroupNormalization-12"
     check(num_groups > 0, op, f"attribute 'num_groups' must be > 0, got {num_groups}")
     check(epsilon >= 0, op, f"attribute 'epsilon' must be >= 0, got {epsilon}")
@@ -175,7 +195,7 @@ def group_normalization_shape(data, scale, bias, *, num_groups, epsilon):
 GROUP_NORMALIZATION_12 = OpSchema(
     "GroupNormalization", 12, category="normalization",
     inputs=(Port("data", "T", doc="[N, C, ...]"), Port("scale", "T", doc="[C]"), Port("bias", "T", doc="[C]")),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="the normalized data, of its shape"),),
     attributes=(Attr("num_groups", INT, doc="channel groups (C must be a multiple)"),
                 Attr("epsilon", FLOAT_ATTR, doc="added to the variance")),
     type_constraints={"T": FLOAT}, shape=group_normalization_shape,
@@ -184,6 +204,8 @@ GROUP_NORMALIZATION_12 = OpSchema(
 
 # --- LRN ------------------------------------------------------------------------------------------
 def lrn_shape(data, axes, *, alpha, beta, bias, size):
+    """The output has the data's shape. axes must be 1-D and, with its values and the rank known, lie in
+    [-rank, rank-1] (repeats allowed); size > 0."""
     op = "LRN-1"
     _axes_values(op, data, axes)          # repeated axes count once (OpenVINO accepts them)
     check(size > 0, op, f"attribute 'size' must be > 0, got {size}")
@@ -192,8 +214,9 @@ def lrn_shape(data, axes, *, alpha, beta, bias, size):
 
 LRN_1 = OpSchema(
     "LRN", 1, category="normalization",
-    inputs=(Port("data", "T"), Port("axes", "T_IND", const=True, doc="1-D axes of the local region")),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="tensor to normalize, of any rank ([N, C, ...] for the usual axes [1])"),
+            Port("axes", "T_IND", const=True, doc="1-D axes of the local region; negative counts from the end")),
+    outputs=(Port("output", "T", doc="the normalized data, of its shape"),),
     attributes=(Attr("alpha", FLOAT_ATTR, doc="scale of the sum of squares (divided by size^len(axes))"),
                 Attr("beta", FLOAT_ATTR, doc="exponent"), Attr("bias", FLOAT_ATTR, doc="offset"),
                 Attr("size", INT, doc="side of the region, centered on each element")),

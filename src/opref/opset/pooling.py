@@ -105,6 +105,12 @@ def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations
 
 # --- MaxPool ----------------------------------------------------------------------------------------
 def max_pool_1_shape(data, *, strides, pads_begin, pads_end, kernel, rounding_type, auto_pad):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides and
+    pads have one value per axis (empty pads mean 0); kernel, strides > 0, explicit pads >= 0, static N and C > 0.
+    Each output dimension is (dim + pads - kernel) / stride + 1 in interval arithmetic, rounded down (floor) or up
+    (ceil); valid uses no pads, same_upper/same_lower pads a static dimension to ceil(dim / stride) windows and
+    gives ? for a non-static one, and a kernel larger than a static padded dimension is rejected. Unknown rank gives
+    rank 2 + len(kernel)."""
     return pool_output_dims("MaxPool-1", data.shape, kernel=kernel, strides=strides, dilations=(),
                             pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
                             rounding_type=rounding_type)
@@ -125,12 +131,27 @@ def _max_pool_indexed(op, data, strides, dilations, pads_begin, pads_end, kernel
 
 def max_pool_8_shape(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
                      index_element_type, axis):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides,
+    pads (and dilations) have one value per axis (empty pads mean 0, empty dilations 1); kernel, strides, dilations
+    > 0, explicit pads >= 0, static N and C > 0. Each output dimension is (dim + pads - dilated kernel) / stride +
+    1 in interval arithmetic, rounded down (floor) or up (ceil); valid uses no pads, same_upper/same_lower pads a
+    static dimension to ceil(dim / stride) windows and gives ? for a non-static one, and a dilated kernel larger
+    than a static padded dimension is rejected. Unknown rank gives rank 2 + len(kernel). Values and indices
+    (index_element_type i32 or i64) have that one shape; axis lies in [-rank, rank-1]."""
     return _max_pool_indexed("MaxPool-8", data, strides, dilations, pads_begin, pads_end, kernel, rounding_type,
                              auto_pad, index_element_type, axis)
 
 
 def max_pool_14_shape(data, *, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
                       index_element_type, axis):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides,
+    pads (and dilations) have one value per axis (empty pads mean 0, empty dilations 1); kernel, strides, dilations
+    > 0, explicit pads >= 0, static N and C > 0. Each output dimension is (dim + pads - dilated kernel) / stride +
+    1 in interval arithmetic, rounded down (floor), up (ceil) or up without a last window that would start in the
+    end padding (ceil_torch); valid uses no pads, same_upper/same_lower pads a static dimension to ceil(dim /
+    stride) windows and gives ? for a non-static one, and a dilated kernel larger than a static padded dimension is
+    rejected. Unknown rank gives rank 2 + len(kernel). Values and indices (index_element_type i32 or i64) have that
+    one shape; axis lies in [-rank, rank-1]."""
     return _max_pool_indexed("MaxPool-14", data, strides, dilations, pads_begin, pads_end, kernel, rounding_type,
                              auto_pad, index_element_type, axis)
 
@@ -163,14 +184,16 @@ INDEX_ATTRS = (Attr("index_element_type", ELEMENT_TYPE, "i64", allowed=IDX, doc=
 _DATA = Port("data", "T", doc="[N, C, spatial...], 1 to 3 spatial axes")
 _MAX_DOC = "Max over sliding windows of each channel; padding never wins (it is -inf)."
 
+_POOLED = Port("output", "T", doc="[N, C, out...]: the pooled value of each window")
+
 MAX_POOL_1 = OpSchema(
-    "MaxPool", 1, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    "MaxPool", 1, category="pooling", inputs=(_DATA,), outputs=(_POOLED,),
     attributes=(*_window_attrs(False), _rounding(ROUNDING), AUTO_PAD_ATTR),
     type_constraints={"T": T_POOL}, shape=max_pool_1_shape, doc=_MAX_DOC)
 
 MAX_POOL_8 = OpSchema(
     "MaxPool", 8, category="pooling", inputs=(_DATA,),
-    outputs=(Port("output", "T"), Port("output_indices", "T_IND", doc="flat index of each maximum in the data "
+    outputs=(_POOLED, Port("output_indices", "T_IND", doc="flat index of each maximum in the data "
                                                                       "(from `axis` on), padding not counted")),
     attributes=(*_window_attrs(True), _rounding(ROUNDING), AUTO_PAD_ATTR, *INDEX_ATTRS),
     type_constraints={"T": T_POOL, "T_IND": IDX}, shape=max_pool_8_shape,
@@ -185,12 +208,25 @@ MAX_POOL_14 = OpSchema(
 
 # --- AvgPool ----------------------------------------------------------------------------------------
 def _avg_pool_1_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides and
+    pads have one value per axis (empty pads mean 0); kernel, strides > 0, explicit pads >= 0, static N and C > 0.
+    Each output dimension is (dim + pads - kernel) / stride + 1 in interval arithmetic, rounded down (floor) or up
+    (ceil); valid uses no pads, same_upper/same_lower pads a static dimension to ceil(dim / stride) windows and
+    gives ? for a non-static one, and a kernel larger than a static padded dimension is rejected. Unknown rank gives
+    rank 2 + len(kernel). With exclude-pad, a static axis's kernel must be larger than each of its pads."""
     return pool_output_dims("AvgPool-1", data.shape, kernel=kernel, strides=strides, dilations=(),
                             pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
                             rounding_type=rounding_type, exclude_pad=exclude_pad)
 
 
 def _avg_pool_14_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides and
+    pads have one value per axis (empty pads mean 0); kernel, strides > 0, explicit pads >= 0, static N and C > 0.
+    Each output dimension is (dim + pads - kernel) / stride + 1 in interval arithmetic, rounded down (floor), up
+    (ceil) or up without a last window that would start in the end padding (ceil_torch); valid uses no pads,
+    same_upper/same_lower pads a static dimension to ceil(dim / stride) windows and gives ? for a non-static one,
+    and a kernel larger than a static padded dimension is rejected. Unknown rank gives rank 2 + len(kernel). With
+    exclude-pad, a static axis's kernel must be larger than each of its pads."""
     return pool_output_dims("AvgPool-14", data.shape, kernel=kernel, strides=strides, dilations=(),
                             pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
                             rounding_type=rounding_type, exclude_pad=exclude_pad)
@@ -198,6 +234,14 @@ def _avg_pool_14_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_p
 
 def _avg_pool_16_shape(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad,
                        dilations):
+    """[N, C, spatial...] -> [N, C, out...]: data has rank 3 to 5 with len(kernel) = rank - 2 spatial axes; strides,
+    pads (and dilations) have one value per axis (empty pads mean 0, empty dilations 1); kernel, strides, dilations
+    > 0, explicit pads >= 0, static N and C > 0. Each output dimension is (dim + pads - dilated kernel) / stride +
+    1 in interval arithmetic, rounded down (floor), up (ceil) or up without a last window that would start in the
+    end padding (ceil_torch); valid uses no pads, same_upper/same_lower pads a static dimension to ceil(dim /
+    stride) windows and gives ? for a non-static one, and a dilated kernel larger than a static padded dimension is
+    rejected. Unknown rank gives rank 2 + len(kernel). With exclude-pad, a static axis's dilated kernel must be
+    larger than each of its pads."""
     return pool_output_dims("AvgPool-16", data.shape, kernel=kernel, strides=strides, dilations=dilations,
                             pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
                             rounding_type=rounding_type, exclude_pad=exclude_pad)
@@ -220,16 +264,16 @@ def _avg_attrs(rounding, dilations=False):
 _AVG_DOC = "Mean over sliding windows of each channel."
 
 AVG_POOL_1 = OpSchema(
-    "AvgPool", 1, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    "AvgPool", 1, category="pooling", inputs=(_DATA,), outputs=(_POOLED,),
     attributes=_avg_attrs(ROUNDING), type_constraints={"T": T_POOL}, shape=avg_pool_1_shape, doc=_AVG_DOC)
 
 AVG_POOL_14 = OpSchema(
-    "AvgPool", 14, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    "AvgPool", 14, category="pooling", inputs=(_DATA,), outputs=(_POOLED,),
     attributes=_avg_attrs(ROUNDING_14), type_constraints={"T": T_POOL}, shape=avg_pool_14_shape,
     doc=_AVG_DOC + " AvgPool-14 adds rounding_type ceil_torch.")
 
 AVG_POOL_16 = OpSchema(
-    "AvgPool", 16, category="pooling", inputs=(_DATA,), outputs=(Port("output", "T"),),
+    "AvgPool", 16, category="pooling", inputs=(_DATA,), outputs=(_POOLED,),
     attributes=_avg_attrs(ROUNDING_14, dilations=True), type_constraints={"T": T_POOL}, shape=avg_pool_16_shape,
     doc=_AVG_DOC + " AvgPool-16 adds dilations.")
 
@@ -254,10 +298,16 @@ def _adaptive(op, data, output_shape):
 
 
 def adaptive_avg_pool_shape(data, output_shape):
+    """[N, C, spatial...] -> [N, C] + output_shape: data has rank 3 to 5 and output_shape is 1-D with rank - 2
+    values >= 0. Unknown output_shape values give dynamic spatial dimensions; an unknown data rank gives
+    dynamic rank."""
     return _adaptive("AdaptiveAvgPool-8", data, output_shape)
 
 
 def adaptive_max_pool_shape(data, output_shape, *, index_element_type):
+    """[N, C, spatial...] -> [N, C] + output_shape for both values and indices (index_element_type i32 or i64):
+    data has rank 3 to 5 and output_shape is 1-D with rank - 2 values >= 0. Unknown output_shape values give
+    dynamic spatial dimensions; an unknown data rank gives dynamic rank."""
     op = "AdaptiveMaxPool-8"
     check(index_element_type in IDX, op, f"attribute 'index_element_type' must be i32 or i64, "
           f"got {index_element_type}")
@@ -269,13 +319,15 @@ _ADAPTIVE_IN = (Port("data", "T", doc="[N, C, spatial...], 1 to 3 spatial axes")
                 Port("output_shape", "T_SHAPE", const=True, doc="1-D: the output's spatial sizes"))
 
 ADAPTIVE_AVG_POOL_8 = OpSchema(
-    "AdaptiveAvgPool", 8, category="pooling", inputs=_ADAPTIVE_IN, outputs=(Port("output", "T"),),
+    "AdaptiveAvgPool", 8, category="pooling", inputs=_ADAPTIVE_IN,
+    outputs=(Port("output", "T", doc="[N, C] + output_shape: the mean of each bin"),),
     type_constraints={"T": FLOAT, "T_SHAPE": IDX}, shape=adaptive_avg_pool_shape,
     doc="Mean over adaptive bins: bin i of an axis spans [floor(i*L/O), ceil((i+1)*L/O)).")
 
 ADAPTIVE_MAX_POOL_8 = OpSchema(
     "AdaptiveMaxPool", 8, category="pooling", inputs=_ADAPTIVE_IN,
-    outputs=(Port("output", "T"), Port("output_indices", "T_IND", doc="index of each maximum in the flattened "
+    outputs=(Port("output", "T", doc="[N, C] + output_shape: the maximum of each bin"),
+             Port("output_indices", "T_IND", doc="index of each maximum in the flattened "
                                                                       "spatial dims of its channel")),
     attributes=(Attr("index_element_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="element type of the indices"),),
     type_constraints={"T": FLOAT, "T_SHAPE": IDX, "T_IND": IDX}, shape=adaptive_max_pool_shape,

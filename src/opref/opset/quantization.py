@@ -46,6 +46,9 @@ def _broadcast_inputs(op: str, data, others: dict, mode: str) -> PartialShape:
 
 # --- FakeQuantize-1 ----------------------------------------------------------------------------------
 def fake_quantize_shape(data, input_low, input_high, output_low, output_high, *, levels, auto_broadcast):
+    """The output has the data's shape. Each of the four limits must broadcast with the data under
+    auto_broadcast, one after the other, and (numpy) may not add axes to the data or stretch a data
+    dimension of 1 (the spec's one-way broadcast, stricter than OpenVINO); levels >= 2."""
     op = "FakeQuantize-1"
     check(levels >= 2, op, f"attribute 'levels' must be >= 2, got {levels}")
     return _broadcast_inputs(op, data, {"input_low": input_low, "input_high": input_high,
@@ -54,9 +57,12 @@ def fake_quantize_shape(data, input_low, input_high, output_low, output_high, *,
 
 FAKE_QUANTIZE_1 = OpSchema(
     "FakeQuantize", 1, category="quantization",
-    inputs=(Port("data", "T_F"), Port("input_low", "T_F"), Port("input_high", "T_F"), Port("output_low", "T_F"),
-            Port("output_high", "T_F")),
-    outputs=(Port("output", "T_F"),),
+    inputs=(Port("data", "T_F", doc="the tensor to quantize, of any rank"),
+            Port("input_low", "T_F", doc="lower clipping limit, broadcast to data (e.g. a scalar or one per channel)"),
+            Port("input_high", "T_F", doc="upper clipping limit, broadcast to data"),
+            Port("output_low", "T_F", doc="the value of the lowest level, broadcast to data"),
+            Port("output_high", "T_F", doc="the value of the highest level, broadcast to data")),
+    outputs=(Port("output", "T_F", doc="data quantized to levels steps between output_low and output_high"),),
     attributes=(Attr("levels", INT, doc="number of quantization levels (>= 2; 256 for 8 bits)"),
                 auto_broadcast_attr()),
     type_constraints={"T_F": T_FQ},
@@ -67,6 +73,9 @@ FAKE_QUANTIZE_1 = OpSchema(
 
 # --- FakeConvert-13 ----------------------------------------------------------------------------------
 def fake_convert_shape(data, scale, shift=None, *, destination_type):
+    """The output is the data's shape numpy-broadcast with scale's (as OpenVINO refines it), which must stay
+    compatible with the data's shape: scale may not add axes or stretch a data dimension of 1. shift, when
+    given, must have scale's shape."""
     op = "FakeConvert-13"
     others = {"scale": scale} if shift is None else {"scale": scale, "shift": shift}
     if shift is not None and scale.shape.rank_is_static and shift.shape.rank_is_static:
@@ -82,8 +91,10 @@ def fake_convert_shape(data, scale, shift=None, *, destination_type):
 
 FAKE_CONVERT_13 = OpSchema(
     "FakeConvert", 13, category="quantization",
-    inputs=(Port("data", "T_F"), Port("scale", "T_F"), Port("shift", "T_F", optional=True)),
-    outputs=(Port("output", "T_F"),),
+    inputs=(Port("data", "T_F", doc="the tensor to round, of any rank"),
+            Port("scale", "T_F", doc="factor applied before the conversion, broadcast to data"),
+            Port("shift", "T_F", optional=True, doc="offset subtracted after scaling, of scale's shape (default 0)")),
+    outputs=(Port("output", "T_F", doc="data rounded to destination_type's values, in data's type and shape"),),
     attributes=(Attr("destination_type", STRING, allowed=("f8e4m3", "f8e5m2"), doc="the emulated 8-bit float type"),),
     type_constraints={"T_F": T_FC},
     shape=fake_convert_shape,

@@ -27,6 +27,10 @@ def normalize_axes(op: str, axes, rank: int) -> list[int]:
 
 def _reduce_rule(op: str):
     def rule(data, axes, *, keep_dims):
+        """The data's shape without the reduced axes, or with them as 1 when keep_dims. axes must be a scalar
+        or 1-D, its values in [-rank, rank-1] (repeats count once; a scalar data takes axis 0 or -1 and stays
+        a scalar). With the axes' values unknown: keep_dims keeps the rank with dynamic dimensions, one axis
+        (a scalar or 1-element axes) gives rank - 1 dynamic dimensions, anything else dynamic rank."""
         if axes.shape.rank_is_static:
             check(len(axes.shape) <= 1, op, f"axes must be a scalar or 1-D, got shape {axes.shape}")
         shape = data.shape
@@ -53,8 +57,10 @@ def reduction(name: str, version: int, types, doc: str) -> OpSchema:
     """A reduction op: data and a const `axes` input, keep_dims attribute, output of data's type."""
     return OpSchema(
         name, version, category="reduction",
-        inputs=(Port("data", "T"), Port("axes", "T_IND", const=True, doc="axes to reduce over")),
-        outputs=(Port("output", "T"),),
+        inputs=(Port("data", "T", doc="the tensor to reduce, of any rank"),
+                Port("axes", "T_IND", const=True,
+                     doc="scalar or 1-D axes to reduce over; negative counts from the end")),
+        outputs=(Port("output", "T", doc="the reduced values; reduced axes removed, or kept as 1 with keep_dims"),),
         attributes=(Attr("keep_dims", BOOL, False, doc="keep each reduced axis as a dimension of 1"),),
         type_constraints={"T": tuple(types), "T_IND": T_IND},
         shape=_reduce_rule(f"{name}-{version}"), doc=doc)

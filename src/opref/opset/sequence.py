@@ -101,6 +101,13 @@ def _sequence_shape(op, gates, x, states, seq_len, w, r, b, *, direction, hidden
 
 def lstm_sequence_shape(X, initial_hidden_state, initial_cell_state, sequence_lengths, W, R, B, *,
                         hidden_size, direction, activations, activations_alpha, activations_beta, clip):
+    """With G gates: Y is [batch_size, num_directions, seq_length, hidden_size] and Ho, Co [batch_size, num_directions,
+    hidden_size], batch_size merged over X, the initial states and sequence_lengths, hidden_size over the states and
+    R's last dimension (or, when still unknown, taken from W's or R's G * hidden_size dimension), num_directions
+    over the inputs and direction (2 for bidirectional, else 1), seq_length from X. X and the states are 3-D,
+    sequence_lengths 1-D, W and R 3-D, B 2-D; W, R and B must have 4 * hidden_size rows for a known hidden_size;
+    hidden_size > 0, clip >= 0 and 3 activation(s) from relu, sigmoid, tanh. The hidden_size attribute does not set
+    the shape."""
     return _sequence_shape("LSTMSequence-5", 4, X, (initial_hidden_state, initial_cell_state), sequence_lengths,
                            W, R, B, direction=direction, hidden_size=hidden_size, activations=activations,
                            clip=clip, n_activations=3)
@@ -108,6 +115,13 @@ def lstm_sequence_shape(X, initial_hidden_state, initial_cell_state, sequence_le
 
 def gru_sequence_shape(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                        activations_alpha, activations_beta, clip, linear_before_reset):
+    """With G gates: Y is [batch_size, num_directions, seq_length, hidden_size] and Ho [batch_size, num_directions,
+    hidden_size], batch_size merged over X, the initial states and sequence_lengths, hidden_size over the states and
+    R's last dimension (or, when still unknown, taken from W's or R's G * hidden_size dimension), num_directions
+    over the inputs and direction (2 for bidirectional, else 1), seq_length from X. X and the states are 3-D,
+    sequence_lengths 1-D, W and R 3-D, B 2-D; W, R and B must have 3 * hidden_size rows for a known hidden_size (B 4
+    * hidden_size with linear_before_reset); hidden_size > 0, clip >= 0 and 2 activation(s) from relu, sigmoid,
+    tanh. The hidden_size attribute does not set the shape."""
     return _sequence_shape("GRUSequence-5", 3, X, (initial_hidden_state,), sequence_lengths, W, R, B,
                            direction=direction, hidden_size=hidden_size, activations=activations, clip=clip,
                            n_activations=2, linear_before_reset=linear_before_reset)
@@ -115,6 +129,13 @@ def gru_sequence_shape(X, initial_hidden_state, sequence_lengths, W, R, B, *, hi
 
 def rnn_sequence_shape(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                        activations_alpha, activations_beta, clip):
+    """With G gates: Y is [batch_size, num_directions, seq_length, hidden_size] and Ho [batch_size, num_directions,
+    hidden_size], batch_size merged over X, the initial states and sequence_lengths, hidden_size over the states and
+    R's last dimension (or, when still unknown, taken from W's or R's G * hidden_size dimension), num_directions
+    over the inputs and direction (2 for bidirectional, else 1), seq_length from X. X and the states are 3-D,
+    sequence_lengths 1-D, W and R 3-D, B 2-D; W, R and B must have 1 * hidden_size rows for a known hidden_size;
+    hidden_size > 0, clip >= 0 and 1 activation(s) from relu, sigmoid, tanh. The hidden_size attribute does not set
+    the shape."""
     return _sequence_shape("RNNSequence-5", 1, X, (initial_hidden_state,), sequence_lengths, W, R, B,
                            direction=direction, hidden_size=hidden_size, activations=activations, clip=clip,
                            n_activations=1)
@@ -152,12 +173,22 @@ def _lstm_cell_shape(op, x, h, c, w, r, b, hidden_size, activations, clip):
 
 def lstm_cell_4_shape(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                       activations_alpha, activations_beta, clip):
+    """Ho and Co are [batch_size, hidden_size]: batch_size merged over X and the states, hidden_size over the states
+    and R's last dimension (or, when still unknown, taken from W's or R's first dimension divided by 4); a
+    hidden_size still unknown then comes from the hidden_size attribute. X and the states are 2-D, W and R 2-D, B
+    1-D; W, R and B must have 4 * hidden_size rows for a known hidden_size; hidden_size > 0, clip >= 0 and 3
+    activation(s) from relu, sigmoid, tanh."""
     return _lstm_cell_shape("LSTMCell-4", X, initial_hidden_state, initial_cell_state, W, R, B, hidden_size,
                             activations, clip)
 
 
 def lstm_cell_1_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size,
                       activations, activations_alpha, activations_beta, clip, input_forget, weights_format):
+    """Ho and Co are [batch_size, hidden_size]: batch_size merged over X and the states, hidden_size over the states
+    and R's last dimension (or, when still unknown, taken from W's or R's first dimension divided by 4); a
+    hidden_size still unknown then comes from the hidden_size attribute. X and the states are 2-D, W and R 2-D, B
+    1-D; W, R and B must have 4 * hidden_size rows for a known hidden_size; hidden_size > 0, clip >= 0 and 3
+    activation(s) from relu, sigmoid, tanh. The optional P is 1-D with 3 * hidden_size elements."""
     op = "LSTMCell-1"
     out = _lstm_cell_shape(op, X, initial_hidden_state, initial_cell_state, W, R, B, hidden_size, activations, clip)
     if P is not None:
@@ -171,12 +202,20 @@ def lstm_cell_1_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None,
 
 def gru_cell_shape(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha,
                    activations_beta, clip, linear_before_reset):
+    """Ho is [batch_size, hidden_size]: batch_size merged over X and the states, hidden_size over the states and R's
+    last dimension (or, when still unknown, taken from W's or R's first dimension divided by 3). X and the states
+    are 2-D, W and R 2-D, B 1-D; W, R and B must have 3 * hidden_size rows for a known hidden_size (B 4 *
+    hidden_size with linear_before_reset); hidden_size > 0, clip >= 0 and 2 activation(s) from relu, sigmoid, tanh."""
     return _cell_shape("GRUCell-3", 3, X, (initial_hidden_state,), W, R, B, hidden_size=hidden_size,
                        activations=activations, clip=clip, n_activations=2, linear_before_reset=linear_before_reset)
 
 
 def rnn_cell_shape(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha,
                    activations_beta, clip):
+    """Ho is [batch_size, hidden_size]: batch_size merged over X and the states, hidden_size over the states
+    and R's last dimension (or, when still unknown, taken from W's or R's first dimension divided by 1).
+    X and the states are 2-D, W and R 2-D, B 1-D; W, R and B must have 1 * hidden_size rows for a known
+    hidden_size; hidden_size > 0, clip >= 0 and 1 activation(s) from relu, sigmoid, tanh."""
     return _cell_shape("RNNCell-3", 1, X, (initial_hidden_state,), W, R, B, hidden_size=hidden_size,
                        activations=activations, clip=clip, n_activations=1)
 
@@ -197,9 +236,16 @@ _FLOATS = {"T": FLOAT, "T_LEN": T_LEN}
 
 LSTM_SEQUENCE_5 = OpSchema(
     "LSTMSequence", 5, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("initial_cell_state", "T"),
-            Port("sequence_lengths", "T_LEN"), Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Y", "T"), Port("Ho", "T"), Port("Co", "T")),
+    inputs=(Port("X", "T", doc="input sequences [batch_size, seq_length, input_size]"),
+            Port("initial_hidden_state", "T", doc="initial hidden state [batch_size, num_directions, hidden_size]"),
+            Port("initial_cell_state", "T", doc="initial cell state [batch_size, num_directions, hidden_size]"),
+            Port("sequence_lengths", "T_LEN", doc="[batch_size]: the number of valid steps of each sequence"),
+            Port("W", "T", doc="input weights [num_directions, 4 * hidden_size, input_size], gates f, i, c, o"),
+            Port("R", "T", doc="recurrent weights [num_directions, 4 * hidden_size, hidden_size]"),
+            Port("B", "T", doc="biases [num_directions, 4 * hidden_size]")),
+    outputs=(Port("Y", "T", doc="every step's hidden state [batch_size, num_directions, seq_length, hidden_size]"),
+             Port("Ho", "T", doc="the last valid step's hidden state [batch_size, num_directions, hidden_size]"),
+             Port("Co", "T", doc="the last valid step's cell state [batch_size, num_directions, hidden_size]")),
     attributes=(_DIRECTION,) + _rnn_attrs(("sigmoid", "tanh", "tanh")),
     type_constraints=_FLOATS, shape=lstm_sequence_shape,
     doc="LSTM over a batch of sequences [batch, seq, input]; gates f,i,c,o; steps past a sequence's length "
@@ -208,9 +254,15 @@ LSTM_SEQUENCE_5 = OpSchema(
 
 GRU_SEQUENCE_5 = OpSchema(
     "GRUSequence", 5, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("sequence_lengths", "T_LEN"),
-            Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Y", "T"), Port("Ho", "T")),
+    inputs=(Port("X", "T", doc="input sequences [batch_size, seq_length, input_size]"),
+            Port("initial_hidden_state", "T", doc="initial hidden state [batch_size, num_directions, hidden_size]"),
+            Port("sequence_lengths", "T_LEN", doc="[batch_size]: the number of valid steps of each sequence"),
+            Port("W", "T", doc="input weights [num_directions, 3 * hidden_size, input_size], gates z, r, h"),
+            Port("R", "T", doc="recurrent weights [num_directions, 3 * hidden_size, hidden_size]"),
+            Port("B", "T",
+                 doc="biases [num_directions, 3 * hidden_size], or 4 * hidden_size with linear_before_reset")),
+    outputs=(Port("Y", "T", doc="every step's hidden state [batch_size, num_directions, seq_length, hidden_size]"),
+             Port("Ho", "T", doc="the last valid step's hidden state [batch_size, num_directions, hidden_size]")),
     attributes=(_DIRECTION,) + _rnn_attrs(("sigmoid", "tanh")) + (_LBR,),
     type_constraints=_FLOATS, shape=gru_sequence_shape,
     doc="GRU over a batch of sequences; gates z,r,h.",
@@ -218,9 +270,14 @@ GRU_SEQUENCE_5 = OpSchema(
 
 RNN_SEQUENCE_5 = OpSchema(
     "RNNSequence", 5, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("sequence_lengths", "T_LEN"),
-            Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Y", "T"), Port("Ho", "T")),
+    inputs=(Port("X", "T", doc="input sequences [batch_size, seq_length, input_size]"),
+            Port("initial_hidden_state", "T", doc="initial hidden state [batch_size, num_directions, hidden_size]"),
+            Port("sequence_lengths", "T_LEN", doc="[batch_size]: the number of valid steps of each sequence"),
+            Port("W", "T", doc="input weights [num_directions, hidden_size, input_size]"),
+            Port("R", "T", doc="recurrent weights [num_directions, hidden_size, hidden_size]"),
+            Port("B", "T", doc="biases [num_directions, hidden_size]")),
+    outputs=(Port("Y", "T", doc="every step's hidden state [batch_size, num_directions, seq_length, hidden_size]"),
+             Port("Ho", "T", doc="the last valid step's hidden state [batch_size, num_directions, hidden_size]")),
     attributes=(_DIRECTION,) + _rnn_attrs(("tanh",)),
     type_constraints=_FLOATS, shape=rnn_sequence_shape,
     doc="Vanilla RNN over a batch of sequences: H = f(X W^T + H R^T + B).",
@@ -228,9 +285,14 @@ RNN_SEQUENCE_5 = OpSchema(
 
 LSTM_CELL_4 = OpSchema(
     "LSTMCell", 4, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("initial_cell_state", "T"),
-            Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Ho", "T"), Port("Co", "T")),
+    inputs=(Port("X", "T", doc="input [batch_size, input_size]"),
+            Port("initial_hidden_state", "T", doc="hidden state [batch_size, hidden_size]"),
+            Port("initial_cell_state", "T", doc="cell state [batch_size, hidden_size]"),
+            Port("W", "T", doc="input weights [4 * hidden_size, input_size], gates f, i, c, o"),
+            Port("R", "T", doc="recurrent weights [4 * hidden_size, hidden_size]"),
+            Port("B", "T", doc="biases [4 * hidden_size]")),
+    outputs=(Port("Ho", "T", doc="the next hidden state [batch_size, hidden_size]"),
+             Port("Co", "T", doc="the next cell state [batch_size, hidden_size]")),
     attributes=_rnn_attrs(("sigmoid", "tanh", "tanh")),
     type_constraints={"T": FLOAT}, shape=lstm_cell_4_shape,
     doc="One LSTM step; gates f,i,c,o (B is required: OpenVINO's IR reader needs all six inputs).",
@@ -240,9 +302,15 @@ WEIGHTS_FORMATS = ("fico", "icof", "ifco", "ifoc", "iofc")
 
 LSTM_CELL_1 = OpSchema(
     "LSTMCell", 1, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("initial_cell_state", "T"),
-            Port("W", "T"), Port("R", "T"), Port("B", "T", optional=True), Port("P", "T", optional=True)),
-    outputs=(Port("Ho", "T"), Port("Co", "T")),
+    inputs=(Port("X", "T", doc="input [batch_size, input_size]"),
+            Port("initial_hidden_state", "T", doc="hidden state [batch_size, hidden_size]"),
+            Port("initial_cell_state", "T", doc="cell state [batch_size, hidden_size]"),
+            Port("W", "T", doc="input weights [4 * hidden_size, input_size], gates in weights_format order"),
+            Port("R", "T", doc="recurrent weights [4 * hidden_size, hidden_size]"),
+            Port("B", "T", optional=True, doc="biases [4 * hidden_size] (default zeros)"),
+            Port("P", "T", optional=True, doc="peephole weights [3 * hidden_size] for gates f, i, o (default zeros)")),
+    outputs=(Port("Ho", "T", doc="the next hidden state [batch_size, hidden_size]"),
+             Port("Co", "T", doc="the next cell state [batch_size, hidden_size]")),
     attributes=_rnn_attrs(("sigmoid", "tanh", "tanh")) + (
         Attr("input_forget", BOOL, False, doc="couple the input and forget gates: i = 1 - f"),
         Attr("weights_format", STRING, "fico", allowed=WEIGHTS_FORMATS, doc="gate order of W, R and B")),
@@ -253,8 +321,12 @@ LSTM_CELL_1 = OpSchema(
 
 GRU_CELL_3 = OpSchema(
     "GRUCell", 3, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Ho", "T"),),
+    inputs=(Port("X", "T", doc="input [batch_size, input_size]"),
+            Port("initial_hidden_state", "T", doc="hidden state [batch_size, hidden_size]"),
+            Port("W", "T", doc="input weights [3 * hidden_size, input_size], gates z, r, h"),
+            Port("R", "T", doc="recurrent weights [3 * hidden_size, hidden_size]"),
+            Port("B", "T", doc="biases [3 * hidden_size], or 4 * hidden_size with linear_before_reset")),
+    outputs=(Port("Ho", "T", doc="the next hidden state [batch_size, hidden_size]"),),
     attributes=_rnn_attrs(("sigmoid", "tanh")) + (_LBR,),
     type_constraints={"T": FLOAT}, shape=gru_cell_shape,
     doc="One GRU step; gates z,r,h (the spec calls B optional, but OpenVINO's IR reader needs it).",
@@ -262,8 +334,12 @@ GRU_CELL_3 = OpSchema(
 
 RNN_CELL_3 = OpSchema(
     "RNNCell", 3, category="sequence",
-    inputs=(Port("X", "T"), Port("initial_hidden_state", "T"), Port("W", "T"), Port("R", "T"), Port("B", "T")),
-    outputs=(Port("Ho", "T"),),
+    inputs=(Port("X", "T", doc="input [batch_size, input_size]"),
+            Port("initial_hidden_state", "T", doc="hidden state [batch_size, hidden_size]"),
+            Port("W", "T", doc="input weights [hidden_size, input_size]"),
+            Port("R", "T", doc="recurrent weights [hidden_size, hidden_size]"),
+            Port("B", "T", doc="biases [hidden_size]")),
+    outputs=(Port("Ho", "T", doc="the next hidden state [batch_size, hidden_size]"),),
     attributes=_rnn_attrs(("tanh",)),
     type_constraints={"T": FLOAT}, shape=rnn_cell_shape,
     doc="One vanilla RNN step: H = f(X W^T + H R^T + B).",
@@ -272,6 +348,8 @@ RNN_CELL_3 = OpSchema(
 
 # --- CTC ------------------------------------------------------------------------------------------------
 def ctc_greedy_decoder_shape(data, sequence_mask, *, ctc_merge_repeated):
+    """data [T, N, C] and sequence_mask [T, N] (T and N merged between them) give [N, T, 1, 1]; data must be 3-D
+    and sequence_mask 2-D."""
     op = "CTCGreedyDecoder-1"
     _rank(op, "data", data, 3)
     _rank(op, "sequence_mask", sequence_mask, 2)
@@ -283,6 +361,9 @@ def ctc_greedy_decoder_shape(data, sequence_mask, *, ctc_merge_repeated):
 
 def ctc_greedy_decoder_seq_len_shape(data, sequence_length, blank_index=None, *, merge_repeated,
                                      classes_index_type, sequence_length_type):
+    """data [N, T, C] and sequence_length [N] (N merged between them) give decoded [N, T] of classes_index_type
+    and decoded_length [N] of sequence_length_type. data must be 3-D, sequence_length 1-D, and a static
+    blank_index a scalar or 1 element."""
     op = "CTCGreedyDecoderSeqLen-6"
     _rank(op, "data", data, 3)
     _rank(op, "sequence_length", sequence_length, 1)
@@ -297,6 +378,8 @@ def ctc_greedy_decoder_seq_len_shape(data, sequence_length, blank_index=None, *,
 
 def ctc_loss_shape(logits, logit_length, labels, label_length, blank_index=None, *, preprocess_collapse_repeated,
                    ctc_merge_repeated, unique):
+    """loss is [N], N merged over logits [N, T, C], logit_length [N], labels [N, T] and label_length [N]; T is
+    merged between logits and labels. The ranks must be 3, 1, 2, 1, and blank_index a scalar."""
     op = "CTCLoss-4"
     _rank(op, "logits", logits, 3)
     _rank(op, "logit_length", logit_length, 1)
@@ -313,8 +396,9 @@ def ctc_loss_shape(logits, logit_length, labels, label_length, blank_index=None,
 
 CTC_GREEDY_DECODER_1 = OpSchema(
     "CTCGreedyDecoder", 1, category="sequence",
-    inputs=(Port("data", "T_F"), Port("sequence_mask", "T_F")),
-    outputs=(Port("output", "T_F"),),
+    inputs=(Port("data", "T_F", doc="logits [T, N, C]; class C-1 is the blank"),
+            Port("sequence_mask", "T_F", doc="[T, N]: 1 for valid steps, 0 after a sequence's end")),
+    outputs=(Port("output", "T_F", doc="[N, T, 1, 1]: the decoded classes of each sequence, padded with -1"),),
     attributes=(Attr("ctc_merge_repeated", BOOL, True, doc="merge repeated classes"),),
     type_constraints={"T_F": FLOAT}, shape=ctc_greedy_decoder_shape,
     doc="Best-path decoding of logits [T, N, C] (blank C-1) under a 0/1 mask [T, N]: [N, T, 1, 1], -1 padded.",
@@ -322,8 +406,11 @@ CTC_GREEDY_DECODER_1 = OpSchema(
 
 CTC_GREEDY_DECODER_SEQ_LEN_6 = OpSchema(
     "CTCGreedyDecoderSeqLen", 6, category="sequence",
-    inputs=(Port("data", "T_F"), Port("sequence_length", "T_I"), Port("blank_index", "T_I", optional=True)),
-    outputs=(Port("decoded", "T_IND1"), Port("decoded_length", "T_IND2")),
+    inputs=(Port("data", "T_F", doc="logits [N, T, C]"),
+            Port("sequence_length", "T_I", doc="[N]: the number of valid steps of each sequence"),
+            Port("blank_index", "T_I", optional=True, doc="scalar or 1-element class of the blank (default C-1)")),
+    outputs=(Port("decoded", "T_IND1", doc="[N, T]: the decoded classes of each sequence, padded with -1"),
+             Port("decoded_length", "T_IND2", doc="[N]: the number of decoded classes of each sequence")),
     attributes=(Attr("merge_repeated", BOOL, True, doc="merge repeated classes"),
                 Attr("classes_index_type", ELEMENT_TYPE, "i32", allowed=IDX, doc="element type of output 0"),
                 Attr("sequence_length_type", ELEMENT_TYPE, "i32", allowed=IDX, doc="element type of output 1")),
@@ -334,9 +421,12 @@ CTC_GREEDY_DECODER_SEQ_LEN_6 = OpSchema(
 
 CTC_LOSS_4 = OpSchema(
     "CTCLoss", 4, category="sequence",
-    inputs=(Port("logits", "T_F"), Port("logit_length", "T1"), Port("labels", "T2"), Port("label_length", "T1"),
-            Port("blank_index", "T2", optional=True)),
-    outputs=(Port("loss", "T_F"),),
+    inputs=(Port("logits", "T_F", doc="unnormalized scores [N, T, C]"),
+            Port("logit_length", "T1", doc="[N]: the number of valid time steps of each item"),
+            Port("labels", "T2", doc="[N, T]: each item's target classes, padded after label_length"),
+            Port("label_length", "T1", doc="[N]: the number of valid labels of each item"),
+            Port("blank_index", "T2", optional=True, doc="scalar class of the blank (default C-1)")),
+    outputs=(Port("loss", "T_F", doc="[N]: the CTC loss of each item"),),
     attributes=(Attr("preprocess_collapse_repeated", BOOL, False, doc="merge repeated labels first"),
                 Attr("ctc_merge_repeated", BOOL, True, doc="repeated path classes merge into one label"),
                 Attr("unique", BOOL, False, doc="keep only the first occurrence of each label")),

@@ -21,6 +21,11 @@ def _product(dims) -> Dimension:
 
 
 def reshape_shape(data, target_shape, *, special_zero):
+    """The output has one dimension per target_shape value: the value itself, the data's dimension at the same
+    index for a 0 when special_zero, and for one -1 the element count divided by the product of the others
+    (an interval when dimensions are dynamic; a static total must divide exactly, and with the others
+    multiplying to 0 the data must have a 0). A static element count must equal the target's. target_shape is
+    0-D or 1-D with values >= -1; unknown values give dynamic dimensions of its length."""
     op = "Reshape-1"
     ts = target_shape.shape
     check(not ts.rank_is_static or len(ts) <= 1, op, f"target_shape must be 0-D or 1-D, got {ts}")
@@ -77,8 +82,10 @@ def reshape_shape(data, target_shape, *, special_zero):
 
 RESHAPE_1 = OpSchema(
     "Reshape", 1, category="shape",
-    inputs=(Port("data", "T"), Port("target_shape", "T_SHAPE", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to reshape, of any shape"),
+            Port("target_shape", "T_SHAPE", const=True,
+                 doc="1-D new shape: values >= 0, at most one -1 (inferred), 0 copies with special_zero")),
+    outputs=(Port("output", "T", doc="data's elements in order, with the new shape"),),
     attributes=(Attr("special_zero", BOOL, doc="0 in target_shape copies the input dimension"),),
     type_constraints={"T": ALL, "T_SHAPE": T_INT},
     shape=reshape_shape,
@@ -97,16 +104,21 @@ def _shape_of(op, data, output_type):
 
 
 def shape_of_1_shape(data):
+    """A 1-D i64 output of length rank(data) (of unknown length for an unknown rank); for a static data shape
+    its value, the dimensions, is known."""
     return _shape_of("ShapeOf-1", data, "i64")
 
 
 def shape_of_3_shape(data, *, output_type):
+    """A 1-D output of output_type and length rank(data) (of unknown length for an unknown rank); for a static
+    data shape its value, the dimensions, is known."""
     return _shape_of("ShapeOf-3", data, output_type)
 
 
 SHAPE_OF_1 = OpSchema(
     "ShapeOf", 1, category="shape",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "i64"),),
+    inputs=(Port("data", "T", doc="any tensor; only its shape is read"),),
+    outputs=(Port("output", "i64", doc="1-D: the dimensions of data"),),
     type_constraints={"T": ALL},
     shape=shape_of_1_shape,
     doc="The shape of data as a 1-D i64 tensor.",
@@ -115,7 +127,8 @@ SHAPE_OF_1 = OpSchema(
 # v3 adds the output element type.
 SHAPE_OF_3 = OpSchema(
     "ShapeOf", 3, category="shape",
-    inputs=(Port("data", "T"),), outputs=(Port("output", "T_OUT"),),
+    inputs=(Port("data", "T", doc="any tensor; only its shape is read"),),
+    outputs=(Port("output", "T_OUT", doc="1-D: the dimensions of data"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="i32 or i64"),),
     type_constraints={"T": ALL, "T_OUT": IDX},
     shape=shape_of_3_shape,
@@ -170,17 +183,30 @@ def _squeeze(op, data, axes, allow_axis_skip, v15):
 
 
 def squeeze_1_shape(data, axes=None):
+    """Without axes (or with empty axes) every dimension that is 1 is removed, and a dynamic dimension that may be 1
+    makes the rank unknown. With known axes (in [-rank, rank-1]; a scalar data takes 0 or -1) the dimensions there
+    that may be 1 are removed and the others named are kept. With one unknown axis, the rank drops by one if some
+    dimension may be 1 (the data shape is kept otherwise); more unknown axes or an unknown data rank give dynamic
+    rank. axes must be 0-D or 1-D."""
     return _squeeze("Squeeze-1", data, axes, False, False)
 
 
 def squeeze_15_shape(data, axes=None, *, allow_axis_skip):
+    """Without axes (or with empty axes) every dimension that is 1 is removed, and a dynamic dimension that may be 1
+    makes the rank unknown. With known axes (in [-rank, rank-1]; a scalar data takes 0 or -1) the dimensions there
+    that may be 1 are removed and the others named are kept; with allow_axis_skip a dynamic dimension that may be 1
+    at an axis makes the rank unknown. With one unknown axis, a dimension that may be 1 makes the rank unknown (the
+    data shape is kept otherwise); more unknown axes or an unknown data rank give dynamic rank. axes must be 0-D or
+    1-D."""
     return _squeeze("Squeeze-15", data, axes, allow_axis_skip, True)
 
 
 SQUEEZE_1 = OpSchema(
     "Squeeze", 1, category="shape",
-    inputs=(Port("data", "T"), Port("axes", "T_INT", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to squeeze, of any rank"),
+            Port("axes", "T_INT", optional=True, const=True,
+                 doc="scalar or 1-D axes to remove; negative counts from the end (absent: every 1)")),
+    outputs=(Port("output", "T", doc="data without the removed dimensions of length 1"),),
     type_constraints={"T": ALL, "T_INT": T_INT},
     shape=squeeze_1_shape,
     doc="Removes dimensions of length 1: those at `axes` (others named there are kept), or all of them.",
@@ -189,8 +215,10 @@ SQUEEZE_1 = OpSchema(
 # v15 adds allow_axis_skip: a dynamic dim that may be 1 at an axis gives a dynamic rank.
 SQUEEZE_15 = OpSchema(
     "Squeeze", 15, category="shape",
-    inputs=(Port("data", "T"), Port("axes", "T_INT", optional=True, const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to squeeze, of any rank"),
+            Port("axes", "T_INT", optional=True, const=True,
+                 doc="scalar or 1-D axes to remove; negative counts from the end (absent: every 1)")),
+    outputs=(Port("output", "T", doc="data without the removed dimensions of length 1"),),
     attributes=(Attr("allow_axis_skip", BOOL, False,
                      doc="a dynamic dim that may be 1 at an axis gives a dynamic output rank"),),
     type_constraints={"T": ALL, "T_INT": T_INT},
@@ -220,6 +248,9 @@ def unsqueeze_dims(op, dims, axes):
 
 
 def unsqueeze_shape(data, axes):
+    """A 1 is inserted at each distinct axis; the output rank is rank(data) + the number of distinct axes values,
+    which must lie in [-out_rank, out_rank-1] (two values that name one output axis insert a single 1, at
+    the end). axes is 0-D or 1-D and not empty; unknown axes or an unknown data rank give dynamic rank."""
     op = "Unsqueeze-1"
     _axes_input(op, axes)
     values = ints_of(axes)
@@ -231,8 +262,10 @@ def unsqueeze_shape(data, axes):
 
 UNSQUEEZE_1 = OpSchema(
     "Unsqueeze", 1, category="shape",
-    inputs=(Port("data", "T"), Port("axes", "T_INT", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("data", "T", doc="the tensor to expand, of any rank"),
+            Port("axes", "T_INT", const=True,
+                 doc="scalar or 1-D axes of the output to insert 1s at; negative counts from the output's end")),
+    outputs=(Port("output", "T", doc="data with dimensions of length 1 inserted"),),
     type_constraints={"T": ALL, "T_INT": T_INT},
     shape=unsqueeze_shape,
     doc="Inserts dimensions of length 1 at `axes` (indices into the output shape).",

@@ -104,14 +104,29 @@ def _c2c_shape(op, data, axes, signal_size):
 
 
 def dft_shape(data, axes, signal_size=None):
+    """The output has the data's shape, except that each transformed axis takes its signal_size value
+    (-1 keeps it). data has rank >= 2 with a last dimension of 2 (real, imaginary) and at least len(axes) + 1
+    dimensions; axes is 1-D, unique, in [-(rank-1), rank-2] (negative counts from the end of the complex
+    shape); signal_size is 1-D of axes' length with values -1 or >= 0. Unknown signal_size values make the
+    transformed axes dynamic, unknown axes every axis but the last."""
     return _c2c_shape("DFT-7", data, axes, signal_size)
 
 
 def idft_shape(data, axes, signal_size=None):
+    """The output has the data's shape, except that each transformed axis takes its signal_size value
+    (-1 keeps it). data has rank >= 2 with a last dimension of 2 (real, imaginary) and at least len(axes) + 1
+    dimensions; axes is 1-D, unique, in [-(rank-1), rank-2] (negative counts from the end of the complex
+    shape); signal_size is 1-D of axes' length with values -1 or >= 0. Unknown signal_size values make the
+    transformed axes dynamic, unknown axes every axis but the last."""
     return _c2c_shape("IDFT-7", data, axes, signal_size)
 
 
 def rdft_shape(data, axes, signal_size=None):
+    """The data's shape plus a last dimension of 2: each transformed axis takes its signal_size value (-1 keeps
+    it), then the last of axes becomes n // 2 + 1 bins (0 for an empty signal). data has rank >= 1 and at
+    least len(axes) dimensions; axes is 1-D, unique, in [-rank, rank-1]; signal_size is 1-D of axes' length
+    with values -1 or >= 0. Unknown signal_size values make the transformed axes dynamic, unknown axes every
+    axis."""
     norm, sizes = _fft_validate("RDFT-9", data, axes, signal_size, real_input=True)
     if not data.shape.rank_is_static:
         return PartialShape.dynamic()
@@ -129,6 +144,11 @@ def rdft_shape(data, axes, signal_size=None):
 
 
 def irdft_shape(data, axes, signal_size=None):
+    """The data's shape without its last dimension of 2: the last of axes becomes 2 * (n - 1) samples (at
+    least 0) unless signal_size gives it, and each transformed axis with a signal_size value other than -1
+    takes that value. data has rank >= 2 with a last dimension of 2 and at least len(axes) + 1 dimensions;
+    axes is 1-D, unique, in [-(rank-1), rank-2]; signal_size is 1-D of axes' length with values -1 or >= 0.
+    Unknown signal_size values make the transformed axes dynamic, unknown axes every axis."""
     norm, sizes = _fft_validate("IRDFT-9", data, axes, signal_size, real_input=False)
     if not data.shape.rank_is_static:
         return PartialShape.dynamic()
@@ -152,9 +172,20 @@ def _fft(name, version, shape, doc, size_bounds=True):
     # OpenVINO takes a bounded signal_size's bounds for DFT/IDFT, but not for RDFT/IRDFT (dynamic dims)
     return OpSchema(
         name, version, category="signal",
-        inputs=(Port("data", "T"), Port("axes", "T_IND", const=True),
-                Port("signal_size", "T_SIZE", optional=True, const=True, bounds=size_bounds)),
-        outputs=(Port("output", "T"),),
+        inputs=(Port("data", "T", doc="real signal of any rank >= 1" if name == "RDFT" else
+                     "complex tensor [..., 2] (real, imaginary in the last axis)" +
+                     (", a half-spectrum on the last of axes" if name == "IRDFT" else "")),
+                Port("axes", "T_IND", const=True,
+                     doc="1-D unique axes to transform; negative counts from the end" +
+                         ("" if name == "RDFT" else " of the complex shape (without the last 2)")),
+                Port("signal_size", "T_SIZE", optional=True, const=True, bounds=size_bounds,
+                     doc="1-D length per transformed axis (trimmed or zero-padded to it); -1 keeps the axis" +
+                         (", on the last of axes the default 2 * (n - 1)" if name == "IRDFT" else ""))),
+        outputs=(Port("output", "T", doc={
+            "DFT": "the complex spectrum [..., 2]",
+            "IDFT": "the complex signal [..., 2]",
+            "RDFT": "the complex half-spectrum [..., 2]: n // 2 + 1 bins on the last of axes",
+            "IRDFT": "the real signal, without the last dimension of 2"}[name]),),
         type_constraints={"T": FFT_TYPES, "T_IND": IDX, "T_SIZE": IDX},
         shape=shape, doc=doc)
 

@@ -38,6 +38,10 @@ def _window_fits(op, window, frame_size):
 
 
 def stft_shape(signal, window, frame_size, frame_step, *, transpose_frames):
+    """[batch?, frames, frame_size // 2 + 1, 2] (bins and frames swapped with transpose_frames), frames =
+    (signal_size - frame_size) // frame_step + 1 on intervals. signal is 1-D or 2-D, window 1-D with a static
+    length in [1, frame_size], frame_size and frame_step scalars with 0 < frame_size <= the signal length's
+    upper bound and frame_step > 0. Unknown sizes or steps give dynamic frames and bins."""
     op = "STFT-15"
     s = signal.shape
     check(not s.rank_is_static or len(s) in (1, 2), op,
@@ -63,6 +67,11 @@ def stft_shape(signal, window, frame_size, frame_step, *, transpose_frames):
 
 
 def istft_shape(data, window, frame_size, frame_step, signal_length=None, *, center, normalized):
+    """[batch?, length] with length the signal_length value when given, else (frames - 1) * frame_step with
+    center, (frames - 1) * frame_step + frame_size without (unknown values give a dynamic length). data is
+    3-D or 4-D ending in 2, with a static fft_results dimension equal to frame_size // 2 + 1; window 1-D with
+    a static length in [1, frame_size]; frame_size, frame_step > 0 scalars; signal_length a scalar or one
+    element, >= 0."""
     op = "ISTFT-16"
     d = data.shape
     check(not d.rank_is_static or len(d) in (3, 4), op,

@@ -54,14 +54,26 @@ def _topk_shape(op, data, k, axis, index_element_type, sort, stable=False):
 
 
 def topk_1_shape(data, k, *, axis, mode, sort, index_element_type):
+    """values and indices (index_element_type, i32 or i64) both have the data's shape with the axis dimension
+    replaced by K; with K unknown it becomes [0, upper bound of the axis]. data has rank > 0, axis lies in
+    [-rank, rank-1], k is a scalar >= 1 and at most the axis's upper bound (the spec's range; OpenVINO
+    accepts 0 or more)."""
     return _topk_shape("TopK-1", data, k, axis, index_element_type, sort)
 
 
 def topk_3_shape(data, k, *, axis, mode, sort, index_element_type):
+    """values and indices (index_element_type, i32 or i64) both have the data's shape with the axis dimension
+    replaced by K; with K unknown it becomes [0, upper bound of the axis]. data has rank > 0, axis lies in
+    [-rank, rank-1], k is a scalar >= 1 and at most the axis's upper bound (the spec's range; OpenVINO
+    accepts 0 or more)."""
     return _topk_shape("TopK-3", data, k, axis, index_element_type, sort)
 
 
 def topk_11_shape(data, k, *, axis, mode, sort, stable, index_element_type):
+    """values and indices (index_element_type, i32 or i64) both have the data's shape with the axis dimension
+    replaced by K; with K unknown it becomes [0, upper bound of the axis]. data has rank > 0, axis lies in
+    [-rank, rank-1], k is a scalar >= 1 and at most the axis's upper bound (the spec's range; OpenVINO
+    accepts 0 or more). stable = true needs sort 'value' or 'index'."""
     return _topk_shape("TopK-11", data, k, axis, index_element_type, sort, stable)
 
 
@@ -74,8 +86,11 @@ _TOPK_ATTRS = (
 )
 _INDEX_TYPE = Attr("index_element_type", ELEMENT_TYPE, "i32", allowed=("i32", "i64"),
                    doc="element type of the indices output")
-_TOPK_PORTS = dict(inputs=(Port("data", "T"), Port("k", "T_K", const=True, bounds=False)),
-                   outputs=(Port("values", "T"), Port("indices", "T_IND")))
+_TOPK_PORTS = dict(inputs=(Port("data", "T", doc="the tensor to select from, of rank >= 1"),
+                           Port("k", "T_K", const=True, bounds=False,
+                                doc="scalar K, how many values to keep along axis (>= 1)")),
+                   outputs=(Port("values", "T", doc="the K selected values of each slice: data's shape with K on axis"),
+                            Port("indices", "T_IND", doc="the positions along axis of the selected values")))
 _TOPK_DOC = ("The K largest (mode max) or smallest (mode min) values of each slice along `axis`, and their "
              "indices. Equal values keep their input order; NaN counts as smaller than every number.")
 
@@ -97,6 +112,10 @@ TOPK_11 = OpSchema(
 
 # --- SearchSorted-15 --------------------------------------------------------------------------------
 def search_sorted_shape(sorted_sequence, values, *, right_mode, output_type):
+    """The output (of output_type, i32 or i64) has the values' shape. A 1-D (or unknown-rank) sorted_sequence
+    takes values of any shape; a higher-rank one needs values of its rank, equal on every axis but the last,
+    where the two are merged (with values of unknown rank: its leading dimensions and a dynamic last one).
+    sorted_sequence may not be a scalar."""
     op = "SearchSorted-15"
     check(output_type in ("i32", "i64"), op, f"attribute 'output_type' must be i32 or i64, got {output_type}")
     s, v = sorted_sequence.shape, values.shape
@@ -118,8 +137,10 @@ def search_sorted_shape(sorted_sequence, values, *, right_mode, output_type):
 
 SEARCH_SORTED_15 = OpSchema(
     "SearchSorted", 15, category="sort",
-    inputs=(Port("sorted_sequence", "T"), Port("values", "T")),
-    outputs=(Port("output", "T_IND"),),
+    inputs=(Port("sorted_sequence", "T",
+                 doc="ascending along its innermost axis; 1-D, or [..., N] matching values on the leading axes"),
+            Port("values", "T", doc="the values to place; any shape for a 1-D sequence, else [..., M]")),
+    outputs=(Port("output", "T_IND", doc="the insertion index of each value, of the values' shape"),),
     attributes=(Attr("right_mode", BOOL, False, doc="false: the first index where the value fits (left); "
                      "true: the last (right)"),
                 Attr("output_type", ELEMENT_TYPE, "i64", allowed=("i32", "i64"), doc="element type of the indices")),

@@ -35,11 +35,17 @@ def _variable_id(op: str, variable_id: str):
 
 
 def read_value_3_shape(init_value, *, variable_id):
+    """The output has init_value's element type and shape; variable_id must not be empty."""
     _variable_id("ReadValue-3", variable_id)
     return TensorInfo(init_value.element_type, init_value.shape)
 
 
 def read_value_6_shape(init_value=None, *, variable_id, variable_type, variable_shape):
+    """The output has variable_type and variable_shape; a 'dynamic' variable_type takes init_value's type, and
+    with variable_shape of unknown rank too the output is init_value's type and shape. init_value, when given,
+    must have a shape variable_shape relaxes (each of its intervals inside the declared one) and an element
+    type equal to variable_type unless it is 'dynamic'. A 'dynamic' type without init_value is rejected; an
+    empty variable_id too."""
     op = "ReadValue-6"
     _variable_id(op, variable_id)
     if init_value is not None:
@@ -63,6 +69,8 @@ def read_value_6_shape(init_value=None, *, variable_id, variable_type, variable_
 
 def _assign_shape(op: str):
     def assign_shape(new_value, *, variable_id):
+        """The output has new_value's element type and shape; variable_id must not be empty. Whether they fit
+        the variable is checked against the model's ReadValue, not here."""
         # The checks against the variable (its ReadValue's type and shape) are the model's: an Assign
         # alone has no variable.
         _variable_id(op, variable_id)
@@ -78,7 +86,7 @@ READ_VALUE_3 = OpSchema(
     "ReadValue", 3, category="state",
     inputs=(Port("init_value", "T", doc="the variable's value on the first run and after a reset; gives the "
                                         "variable its type and shape"),),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="the variable's current value, of init_value's type and shape"),),
     attributes=(_ID,), type_constraints={"T": ALL}, shape=read_value_3_shape,
     doc="The value of variable `variable_id`: what Assign wrote on the previous run, or `init_value` on the "
         "first run and after a reset.",
@@ -88,7 +96,7 @@ READ_VALUE_6 = OpSchema(
     "ReadValue", 6, category="state",
     inputs=(Port("init_value", "T", optional=True,
                  doc="the variable's value on the first run and after a reset (without it: zeros)"),),
-    outputs=(Port("output", "T"),),
+    outputs=(Port("output", "T", doc="the variable's current value, of variable_type and variable_shape"),),
     attributes=(_ID,
                 Attr("variable_type", STRING, "dynamic", allowed=VARIABLE_TYPES,
                      doc="element type of the variable (dynamic: that of init_value)"),
@@ -101,7 +109,9 @@ READ_VALUE_6 = OpSchema(
 
 def _assign(version: int, variable: str) -> OpSchema:
     return OpSchema(
-        "Assign", version, category="state", inputs=(Port("new_value", "T"),), outputs=(Port("output", "T"),),
+        "Assign", version, category="state",
+        inputs=(Port("new_value", "T", doc="the value the variable takes for the next run"),),
+        outputs=(Port("output", "T", doc="new_value, passed through"),),
         attributes=(_ID,), type_constraints={"T": ALL}, shape=_assign_shape(f"Assign-{version}"),
         doc=f"Writes `new_value` to variable `variable_id` at the end of the run ({variable}); outputs `new_value`.",
         partner=f"ReadValue-{version}")

@@ -44,6 +44,11 @@ def _nd_pairs(op, input, block_shape, pairs, pairs_name):
 
 
 def space_to_batch_nd_shape(input, block_shape, paddings):
+    """With M the length of block_shape (1-D) and paddings of shape [M, 2] (values >= 0): batch * prod(block_shape),
+    then (input dimension 1+i + paddings[i, 0] + paddings[i, 1]) / block_shape[i] for i < M (exact division; an
+    unbounded dimension gives [ceil(lo / block), ?]), then the remaining input dimensions unchanged. input must
+    have rank >= 1 + M; block_shape >= 1. Unknown M gives dynamic dimensions of the input's rank, unknown
+    values dynamic batch or spatial dimensions."""
     op = "tf.SpaceToBatchND"
     m, blocks, pads = _nd_pairs(op, input, block_shape, paddings, "paddings")
     if not input.shape.rank_is_static:
@@ -74,6 +79,11 @@ def space_to_batch_nd(g, input, block_shape, paddings):
 
 
 def batch_to_space_nd_shape(input, block_shape, crops):
+    """With M the length of block_shape (1-D) and crops of shape [M, 2] (values >= 0): batch / prod(block_shape)
+    (exact division), then input dimension 1+i * block_shape[i] - crops[i, 0] - crops[i, 1] for i < M (the crop
+    may not exceed a static grown length), then the remaining input dimensions unchanged. input must have
+    rank >= 1 + M; block_shape >= 1. Unknown M gives dynamic dimensions of the input's rank, unknown values
+    dynamic batch or spatial dimensions."""
     op = "tf.BatchToSpaceND"
     m, blocks, crop = _nd_pairs(op, input, block_shape, crops, "crops")
     if not input.shape.rank_is_static:
@@ -106,9 +116,11 @@ def batch_to_space_nd(g, input, block_shape, crops):
 
 SPACE_TO_BATCH_ND = OpSchema(
     "SpaceToBatchND", None, category="movement", domain="tf",
-    inputs=(Port("input", "T"), Port("block_shape", "Tblock_shape", const=True),
-            Port("paddings", "Tpaddings", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("input", "T", doc="[batch, spatial_1..spatial_M, rest...], rank >= 1 + M"),
+            Port("block_shape", "Tblock_shape", const=True, doc="1-D [M] block size per spatial dimension, >= 1"),
+            Port("paddings", "Tpaddings", const=True,
+                 doc="[M, 2] zeros added before and after each spatial dimension, >= 0")),
+    outputs=(Port("output", "T", doc="[batch * prod(block_shape), padded spatial_i / block_shape[i], rest...]"),),
     type_constraints={"T": ALL, "Tblock_shape": IDX, "Tpaddings": IDX},
     shape=space_to_batch_nd_shape, body=space_to_batch_nd,
     doc="tf.raw_ops.SpaceToBatchND: zero-pads spatial dims 1..M and moves blocks into the batch.",
@@ -116,9 +128,12 @@ SPACE_TO_BATCH_ND = OpSchema(
 
 BATCH_TO_SPACE_ND = OpSchema(
     "BatchToSpaceND", None, category="movement", domain="tf",
-    inputs=(Port("input", "T"), Port("block_shape", "Tblock_shape", const=True),
-            Port("crops", "Tcrops", const=True)),
-    outputs=(Port("output", "T"),),
+    inputs=(Port("input", "T", doc="[batch, spatial_1..spatial_M, rest...], rank >= 1 + M, batch a multiple "
+                                    "of prod(block_shape)"),
+            Port("block_shape", "Tblock_shape", const=True, doc="1-D [M] block size per spatial dimension, >= 1"),
+            Port("crops", "Tcrops", const=True,
+                 doc="[M, 2] elements cropped from the start and end of each grown spatial dimension, >= 0")),
+    outputs=(Port("output", "T", doc="[batch / prod(block_shape), spatial_i * block_shape[i] - crops, rest...]"),),
     type_constraints={"T": ALL, "Tblock_shape": IDX, "Tcrops": IDX},
     shape=batch_to_space_nd_shape, body=batch_to_space_nd,
     doc="tf.raw_ops.BatchToSpaceND: moves batch blocks into spatial dims 1..M, then crops them.",
@@ -130,6 +145,10 @@ DATA_FORMATS = ("NHWC", "NCHW", "NCHW_VECT_C")
 
 
 def tf_depth_to_space_shape(input, *, block_size, data_format):
+    """NHWC [N, H, W, C] -> [N, H*bs, W*bs, C/bs^2]; NCHW [N, C, H, W] -> [N, C/bs^2, H*bs, W*bs];
+    NCHW_VECT_C [N, C/4, H, W, 4] -> [N, C/4/bs^2, H*bs, W*bs, 4] (int8 input only, last dimension 4). The
+    depth must be a multiple of bs^2 and block_size >= 2; the rank must be 4 (5 for NCHW_VECT_C), and an
+    unknown rank gives that many dynamic dimensions."""
     op = "tf.DepthToSpace"
     check(block_size >= 2, op, f"block_size must be >= 2, got {block_size}")
     shape = input.shape
@@ -171,9 +190,13 @@ def tf_depth_to_space(g, input, *, block_size, data_format):
 
 TF_DEPTH_TO_SPACE = OpSchema(
     "DepthToSpace", None, category="movement", domain="tf",
-    inputs=(Port("input", "T"),), outputs=(Port("output", "T"),),
+    inputs=(Port("input", "T", doc="4-D image in data_format (NCHW_VECT_C: 5-D int8 [N, C/4, H, W, 4]); depth a "
+                                    "multiple of block_size^2"),),
+    outputs=(Port("output", "T", doc="the image in the same layout, depth / block_size^2 and H, W times block_size"),),
     attributes=(Attr("block_size", INT, doc="spatial block size, >= 2"),
-                Attr("data_format", STRING, "NHWC", allowed=DATA_FORMATS)),
+                Attr("data_format", STRING, "NHWC", allowed=DATA_FORMATS,
+                     doc="layout of input and output: NHWC (default), NCHW, or NCHW_VECT_C (channels in groups "
+                         "of 4 in a last axis)")),
     type_constraints={"T": ALL},
     shape=tf_depth_to_space_shape, body=tf_depth_to_space,
     doc="tf.nn.depth_to_space: depth chunks of block_size^2 become spatial blocks (DCR order).",
@@ -186,6 +209,11 @@ def _hw(data_format, values):
 
 
 def depthwise_conv2d_native_shape(input, filter, *, strides, padding, data_format, dilations):
+    """[N, H, W, C] (NHWC) or [N, C, H, W] (NCHW) with filter [kh, kw, C, M] gives C*M output channels and
+    spatial sizes ceil(D / stride) for SAME, ceil((D - dilation*(k-1)) / stride) for VALID (an interval bound
+    by bound; dynamic when k is). input and filter are 4-D, the input depth must equal the filter's
+    in_channels, strides and dilations have 4 values >= 1 with 1 in the batch and depth dimensions, and VALID
+    rejects a filter larger than the whole input."""
     op = "tf.DepthwiseConv2dNative"
     check(len(strides) == 4, op, f"strides must have 4 elements, got {list(strides)}")
     check(len(dilations) == 4, op, f"dilations must have 4 elements, got {list(dilations)}")
@@ -239,11 +267,15 @@ def depthwise_conv2d_native(g, input, filter, *, strides, padding, data_format, 
 
 DEPTHWISE_CONV2D_NATIVE = OpSchema(
     "DepthwiseConv2dNative", None, category="convolution", domain="tf",
-    inputs=(Port("input", "T"), Port("filter", "T")), outputs=(Port("output", "T"),),
+    inputs=(Port("input", "T", doc="4-D image [N, H, W, C] (NHWC) or [N, C, H, W] (NCHW)"),
+            Port("filter", "T", doc="[kh, kw, C, M]: M filters per input channel")),
+    outputs=(Port("output", "T", doc="4-D image in data_format with C*M channels"),),
     attributes=(Attr("strides", INTS, doc="4 values, 1 in the batch and depth dimensions"),
-                Attr("padding", STRING, allowed=("SAME", "VALID")),
-                Attr("data_format", STRING, "NHWC", allowed=("NHWC", "NCHW")),
-                Attr("dilations", INTS, (1, 1, 1, 1))),
+                Attr("padding", STRING, allowed=("SAME", "VALID"),
+                     doc="SAME: zero padding to ceil(D / stride) outputs, the odd pixel at the end; VALID: none"),
+                Attr("data_format", STRING, "NHWC", allowed=("NHWC", "NCHW"), doc="layout of input and output"),
+                Attr("dilations", INTS, (1, 1, 1, 1),
+                     doc="4 values >= 1, distance between filter taps; 1 in the batch and depth dimensions")),
     type_constraints={"T": ("f16", "bf16", "f32", "f64")},
     shape=depthwise_conv2d_native_shape, body=depthwise_conv2d_native,
     doc="tf.nn.depthwise_conv2d_native: filter [H, W, in_channels, channel_multiplier]; output channel "

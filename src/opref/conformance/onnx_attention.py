@@ -1,4 +1,0 @@
-"""ONNX equivalents: attention ops."""
-from __future__ import annotations
-
-EXPORTS = {}

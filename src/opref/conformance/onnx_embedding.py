@@ -1,4 +1,0 @@
-"""ONNX equivalents: embedding ops."""
-from __future__ import annotations
-
-EXPORTS = {}

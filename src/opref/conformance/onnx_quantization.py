@@ -1,4 +1,0 @@
-"""ONNX equivalents: quantization ops."""
-from __future__ import annotations
-
-EXPORTS = {}
