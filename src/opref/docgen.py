@@ -113,6 +113,9 @@ def page(s) -> str:
     out += ["", "## Type constraints", ""]
     out += [f"- **{k}**: {', '.join(v)}" for k, v in s.type_constraints.items()] or ["None."]
     rule = inspect.getdoc(s.shape) if s.shape is not None else None
+    if rule is None and s.shape is None:      # sub-graph ops: inferred through their bodies
+        from .runtime import subgraph
+        rule = inspect.getdoc(subgraph.infer)
     out += ["", "## Shape rule", "", " ".join((rule or "Not described in words yet.").split())]
     out += ["", "## ONNX", "", _onnx_text(s)]
     c = example_case(s.versioned_name)

@@ -204,6 +204,7 @@ def _prior_box_shape(op, output_size, image_size, count):
     if size is None:
         return TensorInfo("f32", PartialShape([2, Dimension()]))
     check(len(size) == 2, op, f"input 'output_size' must have two elements [height, width], got {list(size)}")
+    check(min(size) >= 0, op, f"input 'output_size' must be >= 0, got {list(size)}")
     return TensorInfo("f32", PartialShape([2, size[0] * size[1] * count * 4]))
 
 

@@ -108,9 +108,13 @@ def unary(name: str, version: int, category: str, types: Sequence[str], doc: str
           out: str = "T", attributes: tuple[Attr, ...] = ()) -> OpSchema:
     """An elementwise op of one input `data` whose output has the input's shape; `out` is "T"
     (same element type) or a fixed element type ("boolean")."""
-    rule = with_signature(lambda data, **attrs: data.shape, ["data"], [a.name for a in attributes])
-    return OpSchema(name, version, category=category, inputs=(Port("data", "T"),),
-                    outputs=(Port("output", out),), attributes=attributes,
+    def rule(data, **attrs):
+        """The output has the input's shape (any rank; dynamic dims, intervals and a dynamic rank are kept)."""
+        return data.shape
+
+    with_signature(rule, ["data"], [a.name for a in attributes])
+    return OpSchema(name, version, category=category, inputs=(Port("data", "T", doc="the input tensor, any shape"),),
+                    outputs=(Port("output", out, doc="the elementwise result, in data's shape"),), attributes=attributes,
                     type_constraints={"T": tuple(types)}, shape=rule, doc=doc)
 
 
@@ -122,9 +126,17 @@ def binary(name: str, version: int, category: str, types: Sequence[str], doc: st
     versioned = f"{name}-{version}"
 
     def rule(a, b, *, auto_broadcast, **_):
+        """The output shape broadcasts a and b by auto_broadcast. numpy right-aligns the shapes: a dim that
+        may be 1 stretches to the other, two that may both be 1 give their hull, other dims must merge.
+        pdpd broadcasts b into a (b may be neither longer than a nor larger in a static dim). none needs
+        equal (mergeable) shapes. A dynamic rank gives a dynamic rank (under none, the other input's
+        shape). Shapes that do not broadcast are rejected."""
         return broadcast_shapes(versioned, a.shape, b.shape, auto_broadcast)
 
     with_signature(rule, ["a", "b"], [x.name for x in attributes])
-    return OpSchema(name, version, category=category, inputs=(Port("a", "T"), Port("b", "T")),
-                    outputs=(Port("output", out),), attributes=attributes,
+    return OpSchema(name, version, category=category,
+                    inputs=(Port("a", "T", doc="the first operand, any shape"),
+                            Port("b", "T", doc="the second operand, broadcast against a by auto_broadcast")),
+                    outputs=(Port("output", out, doc="the elementwise result, in the broadcast shape"),),
+                    attributes=attributes,
                     type_constraints={"T": tuple(types)}, shape=rule, doc=doc)

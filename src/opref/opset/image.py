@@ -210,11 +210,12 @@ def interpolate_1_shape(image, target_spatial_shape, *, axes, mode, align_corner
     ordered = sorted(set(axes))              # OpenVINO holds the axes as a set
     out = list(shape)
     values = ints_of(target_spatial_shape)
-    for i, a in enumerate(ordered):
-        out[a] = Dimension() if values is None else Dimension(values[i], values[i])
-    if values is not None:
+    if values is not None:      # (OpenVINO reads past the end, and takes a negative length as 0)
         check(len(values) >= len(ordered), op, f"target_spatial_shape has {len(values)} elements, fewer than "
               f"the {len(ordered)} axes")
+        check(all(v >= 0 for v in values), op, f"target_spatial_shape {values} must be >= 0")
+    for i, a in enumerate(ordered):
+        out[a] = Dimension() if values is None else Dimension(values[i], values[i])
     return PartialShape(out)
 
 

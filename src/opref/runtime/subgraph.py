@@ -171,6 +171,12 @@ def _loosen(a: PartialShape, b: PartialShape, static_only: bool = False) -> Part
 
 
 def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[TensorInfo]:
+    """Shapes come from the bodies. If infers the body a known condition picks, else both, whose outputs
+    must agree in element type and keep a dim only where it is static and equal in both. Loop and
+    TensorIterator infer the body once with each sliced input cut to one part (the iteration count is
+    the number of parts of a static sliced axis, or a Loop's constant trip count, else dynamic), merged
+    inputs loosened where the body's result changes their shape; a last-iteration output has its body
+    result's shape, a concatenated one that shape with the axis multiplied by the iteration count."""
     kind = node.schema.name
     if kind == "If":
         cond = inputs[0]

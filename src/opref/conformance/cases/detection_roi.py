@@ -429,6 +429,9 @@ def _prior_box_cases(rng, op):
     out += [
         err("err_output_size_3", g(2, 2, 2), g(10, 10), a(min_size=[2.0]), "two elements"),
         err("err_output_size_2d", np.array([[2, 2]]), g(10, 10), a(min_size=[2.0]), "must be 1-D"),
+        err("err_output_size_negative", np.array([-3, 4]), g(10, 10), a(min_size=[2.0]), "must be >= 0",
+            "output_size is a feature map's height and width; OpenVINO's shape inference declares [2, 0] for a "
+            "negative one, a model its kernels cannot fill"),
         err("err_float_sizes", np.array([2.0, 2.0], np.float32), g(10, 10), a(min_size=[2.0]), "element type f32"),
         err("err_variance_3", g(2, 2), g(10, 10), a(min_size=[2.0], variance=[0.1, 0.2, 0.3]),
             "'variance' must have 0, 1 or 4 values", "OpenVINO's shape inference does not check it"),

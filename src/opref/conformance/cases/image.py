@@ -202,8 +202,16 @@ def _v1_cases():
             Case(op, "err_missing_axes", (x, np.array([4, 4])), {"mode": "nearest"},
                  error="missing required attribute 'axes'"),
             Case(op, "err_mode", (x, np.array([4, 4])), {"axes": [2, 3], "mode": "area"},
-                 error="'mode' = 'area' is not one of")]
+                 error="'mode' = 'area' is not one of"),
+            Case(op, "err_few_sizes", (x, np.array([4])), {"axes": [2, 3], "mode": "nearest"},
+                 error="fewer than the 2 axes", openvino=V1_SIZES),
+            Case(op, "err_negative_size", (x, np.array([-8, 4])), {"axes": [2, 3], "mode": "nearest"},
+                 error="must be >= 0", openvino=V1_SIZES)]
     return out
+
+
+V1_SIZES = ("the spec gives one non-negative length per axis; OpenVINO's shape inference reads past the end of a "
+            "short target_spatial_shape (a garbage interval dim) and takes a negative length as 0")
 
 
 # --- GridSample-9 ----------------------------------------------------------------------------------
