@@ -13,7 +13,6 @@ import pytest
 import opref
 from opref.errors import ModelError, UnknownOpError
 from opref.ir_xml.reader import read_graph, split_names
-from opref.runtime import subgraph
 
 
 def port(pid, dims, precision="FP32", names=None):
@@ -293,8 +292,14 @@ def test_loop_from_hand_written_xml():
     assert m.run([np.zeros(2, np.float32)])["last"].tolist() == [3.0, 6.0]
     xml, w = loop_xml(GOOD_MAP, trip=-1)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(subgraph, "MAX_ITERATIONS", 1000)
-        with pytest.raises(opref.OprefError, match=r"layer 3 'loop' \(Loop-5\): ran 1000 iterations"):
+        mp.setenv("OPREF_MAX_LOOP_ITERATIONS", "1000")
+        with pytest.raises(opref.OprefError, match=r"layer 3 'loop' \(Loop-5\): more than 1000 iterations .*"
+                                                   r"condition never turned false"):
+            load(xml, w).run([np.zeros(2, np.float32)])
+    xml, w = loop_xml(GOOD_MAP, trip=2**31 - 1)      # a trip count beyond the limit stops there too
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OPREF_MAX_LOOP_ITERATIONS", "1000")
+        with pytest.raises(opref.OprefError, match=r"more than 1000 iterations .*trip count is 2147483647"):
             load(xml, w).run([np.zeros(2, np.float32)])
 
 

@@ -443,3 +443,33 @@ def test_mutated_cases_succeed_or_raise_a_clean_oprefs_error(small_limit, case, 
         pass
     except Exception as e:  # noqa: BLE001 -- anything else escaping run_op is the bug this test looks for
         pytest.fail(f"{case.name} with {what}: {type(e).__name__} escaped run_op: {e}")
+
+
+# --- findings of the atheris campaigns (python -m fuzz) ---------------------------------------------------
+@pytest.mark.parametrize("op,mode", [("Broadcast-1", "numpy"), ("Broadcast-1", "explicit"), ("Broadcast-3", "numpy"),
+                                     ("Broadcast-3", "bidirectional"), ("Broadcast-3", "pdpd")])
+def test_broadcast_of_a_known_value_to_a_huge_target_is_inferred_not_folded(op, mode):
+    """fuzz reader: a Constant broadcast to a target of 2^40 x 2^40 made NumPy's broadcast_to raise inside
+    the shape rule (it folded the value whatever the output's size)."""
+    from opref import TensorInfo
+    data = TensorInfo.of_array(np.ones(1 if mode != "pdpd" else (1, 1), np.float32))
+    target = TensorInfo.of_array(np.array([2**40, 2**40], np.int64))
+    ins = [data, target] + ([TensorInfo.of_array(np.array([1], np.int64))] if mode == "explicit" else [])
+    (out,) = opref.infer_op(op, ins, {"mode": mode})
+    assert out.shape == opref.PartialShape([2**40, 2**40]) and out.value is None
+
+
+@pytest.mark.parametrize("op,attrs", [("ScatterNDUpdate-3", {}), ("ScatterNDUpdate-15", {}), ("ScatterUpdate-3", None)])
+def test_constant_scatter_with_an_index_out_of_range_is_not_folded(op, attrs):
+    """fuzz reader: Constants scattered with an index far out of range made the shape rule's fold index
+    NumPy out of bounds; the shape is still inferred, and running names the index."""
+    from opref import TensorInfo
+    data = np.zeros((2, 3), np.float32)
+    if op == "ScatterUpdate-3":
+        ins = [data, np.array([-2099652829], np.int64), np.ones((1, 3), np.float32), np.array(0, np.int64)]
+    else:
+        ins = [data, np.array([[-2099652829]], np.int64), np.ones((1, 3), np.float32)]
+    (out,) = opref.infer_op(op, [TensorInfo.of_array(x) for x in ins], attrs or {})
+    assert out.shape == opref.PartialShape([2, 3]) and out.value is None
+    with pytest.raises(InputError, match="out of range|outside"):
+        run_op(op, ins, attrs or {})

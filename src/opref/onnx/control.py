@@ -28,7 +28,7 @@ condition, carried...; body outputs condition, carried..., scan outputs), plus g
 Where ONNX departs from opref (all on models or inputs opref rejects): with no iteration, opref rejects
 a concatenated output or a last-iteration output without a back edge; ONNX gives an empty tensor
 (concatenated) or fails in Gather (last value). A Loop whose condition never turns false: opref stops
-after runtime.subgraph.MAX_ITERATIONS iterations with an error, ONNX runs on. Slice bounds outside the
+after OPREF_MAX_LOOP_ITERATIONS (runtime/limits.py) iterations with an error, ONNX runs on. Slice bounds outside the
 axis (opref: an error) are clamped by ONNX when the axis is dynamic. Scan outputs must have one shape in
 every iteration in ONNX; opref concatenates parts whose shape changes from iteration to iteration.
 """

@@ -392,7 +392,7 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
             grid = [1] * len(target)
             for i, t in enumerate(amap):
                 grid[t] = np.shape(data.value)[i]
-            value = np.broadcast_to(np.reshape(data.value, grid), target)
+            value = _spread(np.reshape(data.value, grid), target)
         return _valued(data, out, value)
     if target is None:
         if mode == "bidirectional" and n is not None and shape.rank_is_static:
@@ -406,13 +406,13 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
                 check(d.compatible(1) or d.compatible(t), op, f"data dimension {i} ({d}) cannot be broadcast to "
                       f"{t} (numpy mode: it must be 1 or {t})")
         out = PartialShape(target)
-        value = np.broadcast_to(data.value, target) if _known(data) else None
+        value = _spread(data.value, target) if _known(data) else None
         return _valued(data, out, value)
     if mode == "bidirectional":
         if not shape.rank_is_static:
             return PartialShape.dynamic()
         out = broadcast_shapes(op, PartialShape(target), shape, "numpy")
-        value = np.broadcast_to(data.value, out.to_shape()) if _known(data) and out.is_static else None
+        value = _spread(data.value, out.to_shape()) if _known(data) and out.is_static else None
         return _valued(data, out, value)
     # pdpd: data aligned at axis 0 of the target; a 1 on either side stretches
     if not shape.rank_is_static:
@@ -429,8 +429,17 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
             check(m is not None, op, f"data dimension {i} ({d}) cannot be broadcast to {t} (pdpd: 1 or {t})")
             out.append(m)
     out = PartialShape(out)
-    value = np.broadcast_to(data.value, out.to_shape()) if _known(data) and out.is_static else None
+    value = _spread(data.value, out.to_shape()) if _known(data) and out.is_static else None
     return _valued(data, out, value)
+
+
+def _spread(value, shape):
+    """A known value broadcast to `shape` while the result stays small enough to fold (else unknown: a
+    huge target is the kernel's business, checked against the size limit there)."""
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return np.broadcast_to(value, tuple(shape)) if n <= VALUE_LIMIT else None
 
 
 def broadcast_1_shape(data, target_shape, axes_mapping=None, *, mode):

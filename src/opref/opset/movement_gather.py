@@ -230,8 +230,10 @@ def scatter_update_shape(data, indices, updates, axis):
         ax = a[0] + x.ndim if a[0] < 0 else a[0]
         idx = np.asarray(indices.value).astype(np.int64).reshape(-1)
         u = np.asarray(updates.value).reshape(x.shape[:ax] + (idx.size,) + x.shape[ax + 1:])
-        np.moveaxis(x, ax, 0)[np.where(idx < 0, idx + x.shape[ax], idx)] = np.moveaxis(u, ax, 0)
-        value = x
+        idx = np.where(idx < 0, idx + x.shape[ax], idx)
+        if np.all((idx >= 0) & (idx < x.shape[ax])):        # else the kernel says which one
+            np.moveaxis(x, ax, 0)[idx] = np.moveaxis(u, ax, 0)
+            value = x
     return _valued(data, ds, value)
 
 
@@ -271,8 +273,9 @@ def _scatter_nd(op, data, indices, updates, reduction):
         k = np.shape(indices.value)[-1]
         idx = np.asarray(indices.value).astype(np.int64).reshape(-1, k)
         idx = np.where(idx < 0, idx + np.array(x.shape[:k], np.int64), idx)
-        x[tuple(idx.T)] = np.asarray(updates.value).reshape((-1,) + x.shape[k:])
-        value = x
+        if np.all((idx >= 0) & (idx < np.array(x.shape[:k], np.int64))):   # else the kernel says which one
+            x[tuple(idx.T)] = np.asarray(updates.value).reshape((-1,) + x.shape[k:])
+            value = x
     return _valued(data, ds, value)
 
 

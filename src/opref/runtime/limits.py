@@ -1,8 +1,9 @@
-"""The one place of opref's size limit: no op computes a tensor (an output, or a kernel's work array
-that grows with an input's values) larger than `max_tensor_bytes()`, checked before allocating.
-
-The limit is 2 GiB unless the environment variable OPREF_MAX_TENSOR_BYTES says otherwise (read at
-each call, so a test or a server can change it)."""
+"""The one place of opref's resource limits, each read from the environment at each check (so a test or
+a server can change it):
+- no op computes a tensor (an output, or a kernel's work array that grows with an input's values) larger
+  than `max_tensor_bytes()` (OPREF_MAX_TENSOR_BYTES, default 2 GiB), checked before allocating;
+- no Loop or TensorIterator runs more than `max_loop_iterations()` iterations (OPREF_MAX_LOOP_ITERATIONS,
+  default 2^20), whatever its trip count says."""
 from __future__ import annotations
 
 import os
@@ -12,19 +13,28 @@ import numpy as np
 from ..errors import InputError
 
 DEFAULT_MAX_TENSOR_BYTES = 2 << 30
+DEFAULT_MAX_LOOP_ITERATIONS = 1 << 20
 
 
-def max_tensor_bytes() -> int:
-    v = os.environ.get("OPREF_MAX_TENSOR_BYTES", "").strip()
+def _positive(variable: str, default: int, what: str) -> int:
+    v = os.environ.get(variable, "").strip()
     if not v:
-        return DEFAULT_MAX_TENSOR_BYTES
+        return default
     try:
         n = int(v)
     except ValueError:
         n = -1
     if n <= 0:
-        raise InputError(f"OPREF_MAX_TENSOR_BYTES must be a positive number of bytes, got {v!r}")
+        raise InputError(f"{variable} must be a positive number of {what}, got {v!r}")
     return n
+
+
+def max_tensor_bytes() -> int:
+    return _positive("OPREF_MAX_TENSOR_BYTES", DEFAULT_MAX_TENSOR_BYTES, "bytes")
+
+
+def max_loop_iterations() -> int:
+    return _positive("OPREF_MAX_LOOP_ITERATIONS", DEFAULT_MAX_LOOP_ITERATIONS, "iterations")
 
 
 def check_size(op: str, what: str, shape, dtype) -> None:

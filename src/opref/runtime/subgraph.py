@@ -15,8 +15,7 @@ import numpy as np
 from ..errors import InputError, ModelError
 from ..shapes import Dimension, PartialShape, TensorInfo
 from .graph import Graph, Node, OutputMap, PortMap
-
-MAX_ITERATIONS = 1 << 20    # a Loop with no trip count whose condition never turns false stops here
+from .limits import max_loop_iterations
 
 
 # --- slicing ---------------------------------------------------------------------------------------
@@ -81,9 +80,9 @@ def run(node: Node, inputs: list, run_graph: Callable[[Graph, list], list]) -> l
             raise ModelError(f"{where}: sliced inputs give different iteration counts {counts}")
     else:
         trip = inputs[0] if len(inputs) > 0 else None
-        limit = MAX_ITERATIONS if trip is None else int(np.asarray(trip).reshape(-1)[0])
+        limit = -1 if trip is None else int(np.asarray(trip).reshape(-1)[0])
         if limit < 0:
-            limit = MAX_ITERATIONS
+            limit = 1 << 62                # no trip count: the condition decides, up to the iteration limit
         if counts:
             limit = min([limit] + counts)
         cond = True if len(inputs) < 2 or inputs[1] is None else bool(np.asarray(inputs[1]).reshape(-1)[0])
@@ -97,7 +96,12 @@ def run(node: Node, inputs: list, run_graph: Callable[[Graph, list], list]) -> l
     last: dict[int, np.ndarray] = {}
     parts: dict[int, list] = {m.external: [] for m in pm.outputs if m.axis is not None and m.external >= 0}
     i = 0
+    cap = max_loop_iterations()
     while cond and i < limit:
+        if i == cap:
+            raise ModelError(f"{where}: more than {cap} iterations (the limit, OPREF_MAX_LOOP_ITERATIONS)"
+                             + ("; its condition never turned false" if limit == 1 << 62 else
+                                f"; its trip count is {limit}"))
         params = list(current)
         for m in sliced:
             params[m.parameter] = _part(np.asarray(inputs[m.external]), m, i)
@@ -119,8 +123,6 @@ def run(node: Node, inputs: list, run_graph: Callable[[Graph, list], list]) -> l
         if cond_result is not None:
             cond = bool(np.asarray(results[cond_result]).reshape(-1)[0])
         i += 1
-    if kind == "Loop" and i == MAX_ITERATIONS and cond:
-        raise ModelError(f"{where}: ran {MAX_ITERATIONS} iterations without its condition turning false")
     outs = {}
     for m in pm.outputs:
         if m.external < 0:
