@@ -448,6 +448,34 @@ def _spill(model, feeds, folder: Path, wanted=None):
     return stored, args_of
 
 
+def _first_bad(batch, theirs, stored, nodes, backend, atol, rtol, agreed):
+    """(the first layer of the batch whose outputs diverge, as (node index, [OutputDiff]), or None; how many
+    tensors were compared). Tensors that agree go to `agreed`; the scan stops after the first bad layer's
+    outputs."""
+    bad_layer, compared = None, 0
+    for (i, k), t in zip(batch, theirs):
+        path, et, _ = stored[(i, k)]
+        mine = decode(np.load(path, allow_pickle=False), et)
+        t = np.asarray(t)
+        if t.dtype != mine.dtype and mine.dtype.kind not in "UO":
+            t = t.astype(mine.dtype)            # (onnxruntime returns carriers: f32 for bf16 ...)
+        name = f"{nodes[i].name}:{k}"
+        a, r = _tolerance_for(name, et, atol, rtol)
+        d = diff(name, backend, mine, t, a, r)
+        compared += 1
+        if d.passed:
+            agreed.add((i, k))
+            if bad_layer is not None:
+                break
+        elif bad_layer is None:
+            bad_layer = (i, [d])
+        elif bad_layer[0] == i:
+            bad_layer[1].append(d)
+        else:
+            break
+    return bad_layer, compared
+
+
 def _find_divergence(model, ir_path, feeds, atol, rtol, device, repro_dir) -> Divergence | None:
     import openvino as ov
     from .backends import OpenVINOBackend, from_ov, to_ov
@@ -487,25 +515,9 @@ def _find_divergence(model, ir_path, feeds, atol, rtol, device, repro_dir) -> Di
             for j, t in enumerate(tensors):
                 request.set_input_tensor(j, t)
             request.infer()
-            bad_layer = None
-            for j, (i, k) in enumerate(batch):
-                path, et, _ = stored[(i, k)]
-                mine = decode(np.load(path, allow_pickle=False), et)
-                theirs = from_ov(request.get_output_tensor(j))
-                name = f"{nodes[i].name}:{k}"
-                a, r = _tolerance_for(name, et, atol, rtol)
-                d = diff(name, "openvino", mine, theirs, a, r)
-                compared += 1
-                if d.passed:
-                    agreed.add((i, k))
-                    if bad_layer is not None:
-                        break
-                elif bad_layer is None:
-                    bad_layer = (i, [d])
-                elif bad_layer[0] == i:
-                    bad_layer[1].append(d)
-                else:
-                    break
+            theirs = [from_ov(request.get_output_tensor(j)) for j in range(len(batch))]
+            bad_layer, n = _first_bad(batch, theirs, stored, nodes, "openvino", atol, rtol, agreed)
+            compared += n
             del request, compiled, sub, m, tensors
             if bad_layer is not None:
                 return _report(model, ir_path, bad_layer[0], bad_layer[1], agreed, compared, feeds, device,
@@ -552,26 +564,9 @@ def _find_divergence_onnx(model, ir_path, feeds, atol, rtol, repro_dir) -> Diver
             options = ort.SessionOptions()
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
             session = ort.InferenceSession(m.SerializeToString(), options, providers=["CPUExecutionProvider"])
-            got = session.run(None, inputs)
-            bad_layer = None
-            for (i, k), theirs in zip(batch, got):
-                path, et, _ = stored[(i, k)]
-                mine = decode(np.load(path, allow_pickle=False), et)
-                name = f"{nodes[i].name}:{k}"
-                a, r = _tolerance_for(name, et, atol, rtol)
-                d = diff(name, "onnxruntime", mine, np.asarray(theirs).astype(mine.dtype)
-                         if np.asarray(theirs).dtype != mine.dtype and mine.dtype.kind not in "UO" else theirs, a, r)
-                compared += 1
-                if d.passed:
-                    agreed.add((i, k))
-                    if bad_layer is not None:
-                        break
-                elif bad_layer is None:
-                    bad_layer = (i, [d])
-                elif bad_layer[0] == i:
-                    bad_layer[1].append(d)
-                else:
-                    break
+            bad_layer, n = _first_bad(batch, session.run(None, inputs), stored, nodes, "onnxruntime", atol, rtol,
+                                      agreed)
+            compared += n
             if bad_layer is not None:
                 return _report(model, ir_path, bad_layer[0], bad_layer[1], agreed, compared, feeds, None,
                                repro_dir, backend="onnxruntime")
