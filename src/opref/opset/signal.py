@@ -42,6 +42,8 @@ def _fft_validate(op, data, axes, signal_size, real_input: bool):
     check(not axes.shape.rank_is_static or len(axes.shape) == 1, op,
           f"input 'axes' must be 1-D, got shape {axes.shape}")
     n_axes = axes.shape[0] if axes.shape.rank_is_static else Dimension()
+    # (OpenVINO's own shape inference crashes the process on empty axes)
+    check(not (n_axes.is_static and n_axes.lo == 0), op, "input 'axes' must hold at least one axis")
     norm = None
     if data.shape.rank_is_static:
         rank = len(data.shape)
