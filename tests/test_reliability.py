@@ -482,3 +482,24 @@ def test_fft_with_empty_axes_is_rejected(op):
     data = np.zeros((2, 3) if op == "RDFT-9" else (2, 3, 2), np.float32)
     with pytest.raises(OprefError, match="'axes' must hold at least one axis"):
         run_op(op, [data, np.zeros(0, np.int64)])
+
+
+@pytest.mark.parametrize("op", ["RNNSequence-5", "GRUSequence-5", "LSTMSequence-5", "RNNCell-3", "GRUCell-3",
+                                "LSTMCell-4"])
+def test_rnn_weights_of_another_input_size_are_rejected(op):
+    """fuzz reader: W with input_size 1 against X with input_size 2 passed the shape rule and failed inside
+    the kernel's matmul. The spec's W is [.., input_size] of X; opref rejects the mismatch naming the
+    dimension. OpenVINO's shape inference does not check it (it accepts the model)."""
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[op.split("Sequence")[0].split("Cell")[0]]
+    h, f = 2, np.float32
+    if "Sequence" in op:
+        ins = [np.zeros((3, 2, 2), f), np.zeros((3, 1, h), f)] + ([np.zeros((3, 1, h), f)] if gates == 4 else []) + \
+            [np.array([2, 2, 2], np.int32), np.zeros((1, gates * h, 1), f), np.zeros((1, gates * h, h), f),
+             np.zeros((1, gates * h), f)]
+        attrs = {"hidden_size": h, "direction": "forward"}
+    else:
+        ins = [np.zeros((3, 2), f), np.zeros((3, h), f)] + ([np.zeros((3, h), f)] if gates == 4 else []) + \
+            [np.zeros((gates * h, 1), f), np.zeros((gates * h, h), f), np.zeros(gates * h, f)]
+        attrs = {"hidden_size": h}
+    with pytest.raises(OprefError, match="`input_size` does not match"):
+        run_op(op, ins, attrs)

@@ -84,6 +84,7 @@ def _sequence_shape(op, gates, x, states, seq_len, w, r, b, *, direction, hidden
     batch = _dim(x, 0)
     for info in (*states, seq_len):
         batch = _merge(op, "batch_size", batch, _dim(info, 0))
+    _merge(op, "input_size", _dim(x, 2), _dim(w, 2))      # (OpenVINO does not check it)
     hidden = _dim(states[0], 2)
     for info in (*states[1:], r):
         hidden = _merge(op, "hidden_size", hidden, _dim(info, 2))
@@ -154,6 +155,8 @@ def _cell_shape(op, gates, x, states, w, r, b, *, hidden_size, activations, clip
     batch = _dim(x, 0)
     for info in states:
         batch = _merge(op, "batch_size", batch, _dim(info, 0))
+    if w is not None:
+        _merge(op, "input_size", _dim(x, 1), _dim(w, 1))  # (OpenVINO does not check it)
     hidden = _dim(states[0], 1)
     for info in (*states[1:], r):
         hidden = _merge(op, "hidden_size", hidden, _dim(info, 1))
