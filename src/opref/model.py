@@ -11,7 +11,7 @@ from typing import Iterator, Mapping, MutableMapping, Sequence
 import numpy as np
 
 from .errors import InputError
-from .types import ELEMENT_TYPES
+from .types import ELEMENT_TYPES, UNTOLD
 from .ir_xml.reader import read_graph
 from .ir_xml.writer import write_graph
 from .runtime.executor import Executor, Variable, check_feed, frozen, model_variables
@@ -42,6 +42,9 @@ class Model:
         self.variables: dict[str, Variable] = model_variables(graph, self.infos)
         self._state: dict[str, np.ndarray] = {}   # variable id -> value (read-only); absent: reset
         self._executor: Executor | None = None
+        self._feed_checks = None                  # per Parameter: what `_feeds` checks, prepared once
+        self._output_names = None                 # `run`'s keys, in order, prepared once
+        self._by_name = None                      # input name -> Parameter, prepared once
         # Threads: the Executor is built once under _build_lock; a stateful model's runs and state
         # changes hold _state_lock (one state per Model, so its runs are serialised); others run in parallel.
         self._build_lock = threading.Lock()
@@ -71,6 +74,16 @@ class Model:
         return out
 
     def _parameter(self, name: str) -> Node:
+        by_name = self._by_name
+        if by_name is None:                       # each name to the first Parameter it names
+            by_name = {}
+            for p, port in zip(self.graph.parameters, self.inputs):
+                for n in (*port.names, p.name):
+                    by_name.setdefault(n, p)
+            self._by_name = by_name
+        p = by_name.get(name) if isinstance(name, str) else None
+        if p is not None:
+            return p
         for p, port in zip(self.graph.parameters, self.inputs):
             if name in port.names or name == p.name:
                 return p
@@ -82,26 +95,10 @@ class Model:
         """Output arrays by output name, in OpenVINO's output order. Inputs by name or in order.
         Thread-safe: runs of a stateless model proceed in parallel; a stateful model's are serialised."""
         params = self.graph.parameters
-        if isinstance(inputs, np.ndarray):
-            raise InputError(f"inputs must be a list of arrays, one per model input, or a dict by input name; "
-                             f"got an ndarray of shape {list(inputs.shape)} (write [x] for one input)")
-        if not isinstance(inputs, (Mapping, list, tuple)):
-            raise InputError(f"inputs must be a list of arrays, one per model input, or a dict by input name; "
-                             f"got {type(inputs).__name__}")
-        if isinstance(inputs, Mapping):
-            given = {}
-            for name, x in inputs.items():
-                p = self._parameter(name)
-                given[id(p)] = x
-            missing = [p.name for p in params if id(p) not in given]
-            if missing:
-                raise InputError(f"no value for model input(s) {', '.join(map(repr, missing))}")
-            feeds = [given[id(p)] for p in params]
+        if type(inputs) in (list, tuple) and len(inputs) == len(params):       # the common case, in short
+            feeds = self._feeds(inputs)
         else:
-            feeds = list(inputs)
-            if len(feeds) != len(params):
-                raise InputError(f"the model has {len(params)} input(s), got {len(feeds)}")
-        feeds = [check_feed(p, x, self.infos[(id(p), 0)].shape) for p, x in zip(params, feeds)]
+            feeds = self._feeds(self._given(inputs))
         executor = self._executor
         if executor is None:
             with self._build_lock:
@@ -113,7 +110,61 @@ class Model:
                 values = executor.run(feeds, self._state)
         else:
             values = executor.run(feeds, None)
-        return {port.name: v for port, v in zip(self.outputs, values)}
+        names = self._output_names
+        if names is None:
+            names = self._output_names = tuple(port.name for port in self.outputs)
+        return dict(zip(names, values))
+
+    def _given(self, inputs) -> list:
+        """The inputs of `run` as a list in the Parameters' order (a dict by name, or a list)."""
+        params = self.graph.parameters
+        if type(inputs) is dict:
+            return self._by_names(inputs)
+        if isinstance(inputs, np.ndarray):
+            raise InputError(f"inputs must be a list of arrays, one per model input, or a dict by input name; "
+                             f"got an ndarray of shape {list(inputs.shape)} (write [x] for one input)")
+        if not isinstance(inputs, (Mapping, list, tuple)):
+            raise InputError(f"inputs must be a list of arrays, one per model input, or a dict by input name; "
+                             f"got {type(inputs).__name__}")
+        if isinstance(inputs, Mapping):
+            return self._by_names(inputs)
+        else:
+            feeds = list(inputs)
+            if len(feeds) != len(params):
+                raise InputError(f"the model has {len(params)} input(s), got {len(feeds)}")
+        return feeds
+
+    def _by_names(self, inputs: Mapping) -> list:
+        params = self.graph.parameters
+        given = {}
+        for name, x in inputs.items():
+            p = self._parameter(name)
+            given[id(p)] = x
+        missing = [p.name for p in params if id(p) not in given]
+        if missing:
+            raise InputError(f"no value for model input(s) {', '.join(map(repr, missing))}")
+        return [given[id(p)] for p in params]
+
+    def _feeds(self, given) -> list:
+        """Each input checked against its Parameter (`check_feed`). A plain array of the Parameter's
+        dtype whose shape an earlier feed already showed to fit is taken as it is, which is what
+        `check_feed` gives for it."""
+        checks = self._feed_checks
+        if checks is None:
+            checks = self._feed_checks = [
+                (p, self.infos[(id(p), 0)].shape, ELEMENT_TYPES[p.attrs["element_type"]].dtype,
+                 p.attrs["element_type"] not in UNTOLD and ELEMENT_TYPES[p.attrs["element_type"]].dtype.kind != "U",
+                 set()) for p in self.graph.parameters]
+        feeds = []
+        for (p, shape, dtype, plain, fits), x in zip(checks, given):
+            if plain and type(x) is np.ndarray and x.dtype == dtype and x.shape in fits:
+                feeds.append(x)
+                continue
+            a = check_feed(p, x, shape)
+            if plain and type(a) is np.ndarray and a.dtype == dtype and len(fits) < 64:
+                fits.add(a.shape)             # (a shape that fits once always fits: one set add per shape)
+            feeds.append(a)
+        return feeds
 
     # --- state (ReadValue / Assign) ----------------------------------------------------------------
     @property

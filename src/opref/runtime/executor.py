@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Sequence
 
 import numpy as np
@@ -12,7 +13,7 @@ from ..errors import InputError, ModelError, OprefError
 from ..types import UNTOLD, element_type, tagged, typed
 from . import subgraph
 from .graph import Graph, Node
-from .ops import execute, infer_outputs
+from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
 
@@ -100,8 +101,31 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
     return variables
 
 
+# Run plans. A plan is prepared by the second run with a signature (the feeds' types and shapes) and
+# used by every later run with it: values live in a list of slots (slot 0 is always None, an absent
+# input), each compute step is a BoundCall (ops.py: kernel, keyword attributes and the shape rule's
+# answer, all bound) with its input and output slots and the slots freed after it. A step is bound
+# only where the signature fixes its inputs' types and shapes and the values on its shape-giving
+# (`const`) ports, and the shape rule gives static output shapes; every other step (data-dependent
+# shapes downstream of NonZero, sub-graph ops, ReadValue/Assign, no kernel) runs through `step` as
+# before. A bound step that raises is redone through `step`, which words the error as it always has.
+PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
+_SHAPE_ONLY = ("ShapeOf",)   # outputs whose value is fixed by the input's shape alone
+_NONDETERMINISTIC = ("RandomUniform", "Multinomial")
+
+
+class _Plan:
+    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live")
+
+    def __init__(self, steps, initial, param_slots, result_slots, peak_live):
+        self.steps, self.initial, self.param_slots = steps, initial, param_slots
+        self.result_slots, self.peak_live = result_slots, peak_live
+
+
 class Executor:
-    """A plan for one graph: the order of nodes, and after which step each value is last used."""
+    """A plan for one graph: the order of nodes, and after which step each value is last used.
+    Subclasses may override `step(i, node, args)` (it sees every computed node, in order); such an
+    Executor runs every node through it and prepares no plan."""
 
     def __init__(self, graph: Graph):
         self.graph = graph
@@ -117,12 +141,13 @@ class Executor:
             if key not in keep:
                 self.free_after[i].append(key)
         self._bodies: dict[int, Executor] = {}
-        self.peak_live = 0                    # most values held at once in the last run (a check that
+        self.peak_live = 0                    # most values held at once in a run (a check that
                                               # intermediates are dropped after their last use)
         # Nodes whose inputs are all constant (weight decompression: Const f16 -> Convert) are computed
         # once, on the first run, and kept. Threads may run one Executor at once: a run keeps its values
-        # local; the caches below (constants, shape rule answers, body Executors) hold one complete entry
-        # per key, stored in one dict assignment (at worst computed twice, never seen half-made).
+        # local; the caches below (constants, shape rule answers, plans, body Executors) hold one
+        # complete entry per key, stored in one dict assignment (at worst computed twice, never seen
+        # half-made).
         constant: set[int] = set()
         for node in graph.nodes:
             if node.schema.name == "Constant" or (node.inputs and not node.bodies and node.schema.name not in
@@ -143,54 +168,221 @@ class Executor:
         self.kind = [n.schema.name if n.schema.name in ("Parameter", "Constant") else
                      STATE_KINDS.get(n.schema.name, "compute") if n.schema.category == "state" else
                      "constant" if id(n) in constant else "compute" for n in graph.nodes]
+        # Slots: one per value some node reads or a Result gives (slot 0: None, an absent input)
+        slot: dict[tuple[int, int], int] = {}
+        for node in graph.nodes:
+            for src in node.inputs:
+                if src is not None:
+                    slot.setdefault(src.info_key, len(slot) + 1)
+        for r in graph.results:
+            slot.setdefault((id(r), 0), len(slot) + 1)
+        self.n_slots = len(slot) + 1
+        self.in_slots = [tuple(0 if s is None else slot[s.info_key] for s in n.inputs) for n in graph.nodes]
+        # per node: (output index, slot) of the outputs that are read later or given as results
+        by_node: dict[int, list[tuple[int, int]]] = {}
+        for (node_id, k), s in slot.items():
+            by_node.setdefault(node_id, []).append((k, s))
+        self.out_slots = [tuple(sorted(by_node.get(id(n), ()))) for n in graph.nodes]
+        self.free_slots = [tuple(slot[k] for k in keys) for keys in self.free_after]
+        self.result_slots = tuple(slot[(id(r), 0)] for r in graph.results)
+        self.param_index = {id(p): k for k, p in enumerate(graph.parameters)}
+        self.plans: dict[tuple, _Plan] = {}
+        self.seen: set[tuple] = set()           # signatures run once: their second run prepares a plan
+        # a subclass that overrides `step` sees every node: it runs without plans
+        self.hooked = type(self).step is not Executor.step
 
     def run(self, feeds: Sequence[np.ndarray], state: dict[str, np.ndarray] | None = None) -> list[np.ndarray]:
         """Result values in graph.results order; feeds in graph.parameters order (checked by the caller).
         `state` holds the variables by id: a ReadValue gives the value there (else its initial value),
         and what the Assigns write goes there once the whole run has succeeded."""
+        sig = None
+        if not self.hooked and len(feeds) == len(self.graph.parameters):
+            try:
+                sig = tuple((type(a), a.dtype, a.shape, getattr(a, "element_type", None)) for a in feeds)
+            except AttributeError:            # not arrays: no plan
+                sig = None
+        if sig is not None:
+            plan = self.plans.get(sig)
+            if plan is not None:
+                return self._run_plan(plan, feeds, state)
+            if sig not in self.seen:              # a signature's first run: no plan yet (a model run
+                if len(self.seen) >= 4 * PLANS_KEPT:    # once, as a conformance case is, pays nothing for it)
+                    self.seen.clear()
+                self.seen.add(sig)
+                sig = None
+        return self._run_nodes(feeds, state, sig)
+
+    def _run_plan(self, plan: _Plan, feeds, state) -> list[np.ndarray]:
+        values = plan.initial.copy()
+        for k, s in plan.param_slots:
+            values[s] = feeds[k]
+        written: dict[str, np.ndarray] = {}
+        ndarray = np.ndarray
+        # kernel, keywords, dtype and shape of a lone output, the BoundCall, the input getter (an
+        # itemgetter of the input slots) and whether it gets one input; node index, input slots, the
+        # slot of output 0 (0: see outs), (output index, slot)s, slots freed after
+        for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free in plan.steps:
+            if kernel is not None:
+                try:
+                    res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
+                    if type(res) is ndarray and res.shape == shape and res.dtype == dtype:
+                        if out0:
+                            values[out0] = res
+                            for s in free:
+                                values[s] = None
+                            continue
+                        res = [res]
+                    else:
+                        res = call.outputs(res)
+                except Exception:                    # the full path words the error (or computes)
+                    res = self.step(i, self.graph.nodes[i], [values[k] for k in ins])
+            else:
+                res = self._special(i, [values[k] for k in ins], state, written)
+            for k, s in outs:
+                values[s] = res[k]
+            for s in free:
+                values[s] = None
+        if plan.peak_live > self.peak_live:
+            self.peak_live = plan.peak_live
+        if state is not None:
+            state.update((k, frozen(v)) for k, v in written.items())
+        return [values[s] for s in plan.result_slots]
+
+    def _special(self, i: int, args: list, state, written) -> list[np.ndarray]:
+        """A node of a plan that runs as it would without one: ReadValue/Assign, sub-graph ops, nodes
+        whose inputs the signature does not fix."""
+        node = self.graph.nodes[i]
+        kind = self.kind[i]
+        if kind == "read" and state is not None and node.attrs["variable_id"] in state:
+            return [state[node.attrs["variable_id"]]]
+        outs = self.step(i, node, args)
+        if kind == "write":
+            written[node.attrs["variable_id"]] = outs[0]
+        return outs
+
+    def _run_nodes(self, feeds, state, sig) -> list[np.ndarray]:
+        """Every node in order through `step`; with a signature, also prepares its plan."""
         graph = self.graph
-        values: dict[tuple[int, int], np.ndarray] = {}
+        values: list = [None] * self.n_slots
         fed = {id(p): x for p, x in zip(graph.parameters, feeds)}
         written: dict[str, np.ndarray] = {}
+        live = peak = 0
+        building = sig is not None
+        if building:
+            steps, initial = [], [None] * self.n_slots
+            param_slots = []                         # (feed index, slot) of the Parameters read
+            fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
+            fixed_value = [False] * self.n_slots     # ... and its value
         for i, node in enumerate(graph.nodes):
             kind = self.kind[i]
+            ins = self.in_slots[i]
+            args = None
+            call = None
+            shape_known = value_known = False
             if kind == "read" and state is not None and node.attrs["variable_id"] in state:
                 outs = [state[node.attrs["variable_id"]]]
+            elif building and kind == "compute" and not node.bodies:     # (building: `step` is not overridden)
+                args = [values[k] for k in ins]
+                try:
+                    infos = self._infos(i, node, args)
+                except Exception:                    # `step` words the error
+                    infos = None
+                outs = self._step(i, node, args, infos)
+                call, shape_known, value_known = self._bind(i, node, ins, infos, fixed_shape, fixed_value)
             elif kind in ("compute", "read", "write"):
-                outs = self.step(i, node, [None if k is None else values[k] for k in self.input_keys[i]])
+                args = [values[k] for k in ins]
+                outs = self.step(i, node, args)
                 if kind == "write":
                     written[node.attrs["variable_id"]] = outs[0]
             elif kind == "Parameter":
                 if id(node) not in fed:
                     raise InputError(f"{node.where()}: no value was given")
                 outs = [fed[id(node)]]
+                shape_known = True
             elif kind == "Constant":
                 outs = [node.value]
+                shape_known = value_known = True
             else:                                    # computed from constants only: once, then cached
                 outs = self.cache.get(id(node))
                 if outs is None:
-                    outs = self.cache[id(node)] = list(self.step(i, node, [values[k] for k in self.input_keys[i]]))
-            for k, v in enumerate(outs):
-                values[(id(node), k)] = v
-            if len(values) > self.peak_live:
-                self.peak_live = len(values)
-            for key in self.free_after[i]:
-                values.pop(key, None)
+                    outs = self.cache[id(node)] = list(self.step(i, node, [values[k] for k in ins]))
+                shape_known = value_known = True
+            for k, s in self.out_slots[i]:
+                if values[s] is None:
+                    live += 1
+                values[s] = outs[k]
+            if live > peak:
+                peak = live
+            for s in self.free_slots[i]:
+                if values[s] is not None:
+                    live -= 1
+                values[s] = None
+            if building:
+                for k, s in self.out_slots[i]:
+                    fixed_shape[s], fixed_value[s] = shape_known, value_known
+                if kind in ("Constant", "constant"):
+                    for k, s in self.out_slots[i]:
+                        initial[s] = outs[k]
+                elif kind == "Parameter":
+                    param_slots.extend((self.param_index[id(node)], s) for k, s in self.out_slots[i])
+                else:
+                    outs_i = self.out_slots[i]
+                    out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0
+                    if call is None or not ins:
+                        steps.append((None, None, None, None, None, None, False, i, ins, 0, outs_i,
+                                      self.free_slots[i]))
+                    else:
+                        steps.append((call.run, call.keywords, call.dtype, call.shape, call, itemgetter(*ins),
+                                      len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i]))
+        if peak > self.peak_live:
+            self.peak_live = peak
         if state is not None:
             state.update((k, frozen(v)) for k, v in written.items())
-        return [values[(id(r), 0)] for r in graph.results]
+        result = [values[s] for s in self.result_slots]
+        if building:
+            if len(self.plans) >= PLANS_KEPT:
+                self.plans.clear()
+            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak)
+        return result
+
+    def _bind(self, i: int, node: Node, ins, infos, fixed_shape, fixed_value):
+        """The bound call of a compute node for the plan being prepared (None: it runs through `step`),
+        and whether the signature fixes its outputs' shapes and values."""
+        for k in ins:
+            if k and not fixed_shape[k]:
+                return None, False, False
+        for k in self.const_ports[i]:
+            if k < len(ins) and ins[k] and not fixed_value[ins[k]]:
+                return None, False, False
+        call = BoundCall(node.schema, infos, self.keywords[i])
+        if not call.static:
+            return None, False, False
+        name = node.schema.name
+        value_known = name in _SHAPE_ONLY or (name not in _NONDETERMINISTIC and all(
+            k == 0 or fixed_value[k] for k in ins))
+        return (call if call.run is not None else None), True, value_known
+
+    def _infos(self, i: int, node: Node, args: list):
+        """The shape rule's answer for node i on these inputs (cached by their types, shapes and
+        shape-giving values)."""
+        key = tuple(None if a is None else (a.shape, a.dtype) for a in args) + \
+            tuple(args[k].tobytes() for k in self.const_ports[i] if k < len(args) and args[k] is not None)
+        infos = self.inferred[i].get(key)
+        if infos is None:
+            if len(self.inferred[i]) >= 8:       # a model run with ever new shapes: keep the cache small
+                self.inferred[i].clear()
+            infos = self.inferred[i][key] = infer_outputs(node.schema, args, node.attrs)
+        return infos
 
     def step(self, i: int, node: Node, args: list) -> list[np.ndarray]:
+        return self._step(i, node, args)
+
+    def _step(self, i: int, node: Node, args: list, infos=None) -> list[np.ndarray]:
         try:
             if node.bodies:
                 return subgraph.run(node, args, self._run_body)
-            key = tuple(None if a is None else (a.shape, a.dtype) for a in args) + \
-                tuple(args[k].tobytes() for k in self.const_ports[i] if k < len(args) and args[k] is not None)
-            infos = self.inferred[i].get(key)
             if infos is None:
-                if len(self.inferred[i]) >= 8:       # a model run with ever new shapes: keep the cache small
-                    self.inferred[i].clear()
-                infos = self.inferred[i][key] = infer_outputs(node.schema, args, node.attrs)
+                infos = self._infos(i, node, args)
             return execute(node.schema, args, node.attrs, infos=infos, keywords=self.keywords[i])
         except OprefError as e:
             msg = str(e)

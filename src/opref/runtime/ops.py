@@ -8,6 +8,7 @@ same path.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ from ..errors import InputError, InternalError, InvalidAttributeError, OprefErro
 from ..opset import get_schema
 from ..opset.schema import OpSchema, as_keywords
 from ..shapes import PartialShape, TensorInfo
-from ..types import ELEMENT_TYPES, UNTOLD, element_type, tagged, typed
+from ..types import ELEMENT_TYPES, UNTOLD, TypedArray, element_type, tagged, typed
 from .kernels import KERNELS
 from .limits import check_size
 
@@ -158,6 +159,12 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any], *, infos: 
             raise OprefError(f"{schema.versioned_name}: no kernel is registered")
         with internal_errors(schema.versioned_name, "kernel"):
             outs = kernel(*arrays, **keywords)
+    return checked_outputs(schema, ports, infos, outs)
+
+
+def checked_outputs(schema: OpSchema, ports, infos: list[TensorInfo], outs) -> list[np.ndarray]:
+    """A kernel's outputs as the op gives them: plain arrays of the inferred element types (u1/nf4
+    tagged), each checked against the shape rule's answer."""
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     result = []
     for port, info, out in zip(ports, infos, outs):
@@ -174,12 +181,160 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any], *, infos: 
     return result
 
 
+class BoundCall:
+    """One op bound to its keyword attributes and to the shape rule's answer for one input signature
+    (element types, shapes, values on `const` ports), prepared once: a call runs the kernel (or the
+    composite body) and checks its outputs against that answer, the usual case (a plain array of the
+    inferred dtype and static shape) in a few comparisons, anything else through `checked_outputs`.
+    A call may raise anything the kernel raises, unwrapped: callers that bind calls redo a failed
+    call on their full path (`execute`), which words the error as it always has."""
+
+    __slots__ = ("schema", "run", "keywords", "ports", "infos", "expect", "dtype", "shape", "static")
+
+    def __init__(self, schema: OpSchema, infos: list[TensorInfo], keywords: Mapping[str, Any]):
+        self.schema, self.infos, self.keywords = schema, infos, keywords
+        self.ports = schema.output_ports(len(infos))
+        if schema.body is not None:
+            body = schema.body
+            self.run = lambda *arrays, **kw: body(Eager(), *arrays, **kw)
+        else:
+            self.run = KERNELS.get(schema.versioned_name)     # None: no kernel (the full path says so)
+        # (dtype, static shape) per output where an output can be taken as the kernel gives it
+        expect = []
+        self.static = True                    # every output shape static
+        for info in infos:
+            if not info.shape.is_static:
+                self.static = False
+                expect = None
+            elif expect is not None:
+                et = ELEMENT_TYPES[info.element_type]
+                if info.element_type in UNTOLD or et.dtype.kind == "U":
+                    expect = None
+                else:
+                    expect.append((et.dtype, tuple(info.shape.to_shape())))
+        self.expect = expect
+        # one output: its dtype and shape (shape None never matches: the output is checked in full)
+        self.dtype, self.shape = expect[0] if expect is not None and len(expect) == 1 else (None, None)
+
+    def __call__(self, arrays) -> list[np.ndarray]:
+        outs = self.run(*arrays, **self.keywords)
+        if type(outs) is np.ndarray and outs.shape == self.shape and outs.dtype == self.dtype:
+            return [outs]
+        return self.outputs(outs)
+
+    def outputs(self, outs) -> list[np.ndarray]:
+        expect = self.expect
+        if expect is not None and type(outs) in (list, tuple) and len(outs) == len(expect) and all(
+                type(o) is np.ndarray and o.shape == e[1] and o.dtype == e[0] for o, e in zip(outs, expect)):
+            return list(outs)
+        return checked_outputs(self.schema, self.ports, self.infos, outs)
+
+
+# --- run_op's prepared calls ---------------------------------------------------------------------------
+# A repeated run_op call (same op, attributes, input element types and shapes, and values on the ports
+# whose value the shape rule reads) reuses its validation and shape inference: the key is built from the
+# call's arguments in a few microseconds, and a call whose arguments cannot be keyed cheaply (lists as
+# tensors, element_types=, unusual attribute values) takes the full path. An entry is made only by a
+# full call that succeeded, so a key that hits had passed every check for exactly that signature.
+CALL_CACHE_SIZE = 512
+_CALLS: "OrderedDict[tuple, tuple]" = OrderedDict()
+_SIMPLE = (int, float, bool, str, bytes, type(None))
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _frozen(v):
+    """An attribute value as a hashable key that keeps its type (1, 1.0 and True bind differently)."""
+    t = type(v)
+    if t in _SIMPLE:
+        return t, v
+    if t is list or t is tuple:
+        return t, tuple(_frozen(e) for e in v)
+    if t is np.ndarray or isinstance(v, np.generic):
+        return t, v.dtype.str, v.shape, v.tobytes()
+    raise _Unkeyable
+
+
+def _call_key(op, inputs, attrs):
+    if type(op) is not str or type(inputs) not in (list, tuple) or (attrs is not None and type(attrs) is not dict):
+        return None
+    key = [op]
+    for x in inputs:
+        t = type(x)
+        if t is np.ndarray:
+            key.append((x.dtype, x.shape))
+        elif x is None:
+            key.append(None)
+        elif t is TypedArray:
+            key.append((x.dtype, x.shape, x.element_type))
+        else:
+            return None
+    if attrs:
+        try:
+            key.append(tuple(sorted((k, _frozen(v)) for k, v in attrs.items())))
+        except (_Unkeyable, TypeError):
+            return None
+    return tuple(key)
+
+
+def _cached_call(key, inputs):
+    entry = _CALLS.get(key)
+    if entry is None:
+        return None
+    const_ports, by_values = entry
+    values = tuple(inputs[k].tobytes() for k in const_ports if inputs[k] is not None) if const_ports else ()
+    bound = by_values.get(values)
+    if bound is None:
+        return None
+    if type(bound) is tuple:                  # second call of this signature: bind it now
+        bound = by_values[values] = BoundCall(bound[0], bound[1], as_keywords(bound[2]))
+    if bound.run is None:
+        return None
+    try:
+        _CALLS.move_to_end(key)
+    except KeyError:           # another thread has just evicted it
+        pass
+    try:
+        return bound(inputs)
+    except Exception:          # the full path words the error (or, if it passes after all, computes)
+        return None
+
+
+def _remember(key, schema: OpSchema, ports, arrays, infos, attrs) -> None:
+    const_ports = tuple(k for k, p in enumerate(ports) if p.const)
+    values = tuple(arrays[k].tobytes() for k in const_ports if arrays[k] is not None) if const_ports else ()
+    entry = _CALLS.get(key)
+    if entry is None:
+        entry = _CALLS[key] = (const_ports, {})
+        while len(_CALLS) > CALL_CACHE_SIZE:
+            try:
+                _CALLS.popitem(last=False)
+            except KeyError:
+                break
+    by_values = entry[1]
+    if len(by_values) >= 16:                  # one signature with ever new shape-giving values
+        by_values.clear()
+    by_values[values] = (schema, infos, attrs)     # bound (a BoundCall) when the signature comes again
+
+
+def clear_call_cache() -> None:
+    """Forgets every prepared run_op call (tests; memory)."""
+    _CALLS.clear()
+
+
 def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
            element_types=None) -> list[np.ndarray]:
     """Computes one op on NumPy arrays; returns one array per output. `element_types` (one name or
     None per input, or {port name: name}) says the element type of arrays whose dtype cannot: u1
     (uint8 0/1) and nf4 (uint4 codes); an `opref.typed` array says it itself. u1/nf4 outputs are
-    TypedArrays."""
+    TypedArrays. A repeated call with the same signature reuses its validation and shape inference."""
+    key = _call_key(op, inputs, attrs) if element_types is None else None
+    if key is not None:
+        outs = _cached_call(key, inputs)
+        if outs is not None:
+            return outs
     schema = get_schema(op)
     check_call(schema, inputs, attrs)
     ports = schema.ports_for(len(inputs))
@@ -190,7 +345,10 @@ def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
         infos = infer_outputs(schema, arrays, attrs)
     except OprefError as e:
         raise _untold_hint(schema, ports, input_infos(schema, arrays), e) from e.__cause__
-    return execute(schema, arrays, attrs, infos=infos)
+    outs = execute(schema, arrays, attrs, infos=infos)
+    if key is not None:
+        _remember(key, schema, ports, arrays, infos, attrs)
+    return outs
 
 
 class Eager:

@@ -21,9 +21,15 @@ from ..limits import check_size
 from ._elementwise import binary, unary
 
 
+_ACCUMULATOR: dict = {}       # dtype -> accumulator_dtype(dtype), looked up once per dtype
+
+
 def _wide(x: np.ndarray) -> np.ndarray:
     """Floats narrower than f32 as f32 (the type they are computed in); anything else as is."""
-    return x.astype(accumulator_dtype(x.dtype), copy=False)
+    acc = _ACCUMULATOR.get(x.dtype)
+    if acc is None:
+        acc = _ACCUMULATOR[x.dtype] = accumulator_dtype(x.dtype)
+    return x.astype(acc, copy=False)
 
 
 def _is_int(x: np.ndarray) -> bool:
@@ -107,8 +113,30 @@ def _same(fn):
     """fn on two arrays of one type: narrow floats in f32; integers wrap in their own type."""
     def compute(a, b):
         with np.errstate(all="ignore"):
-            return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype, copy=False)
+            return _in_type(fn, a, b)
     return compute
+
+
+def _in_type(fn, a, b):
+    return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype, copy=False)
+
+
+def _same_kernel(fn):
+    """`_same(fn)` made once, for the kernel table: its warnings off through `_quiet` (cheaper per call)."""
+    return _quiet(lambda a, b: _in_type(fn, a, b))
+
+
+def _quiet(fn):
+    """fn with NumPy's floating-point warnings off. From NumPy 2 on, np.errstate as a decorator keeps
+    its state per call (so per thread) at half the cost of a `with` block; NumPy 1's shares one
+    instance's saved state between threads, so there every call enters its own block."""
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        return np.errstate(all="ignore")(fn)
+
+    def quiet(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    return quiet
 
 
 def _divide(a, b, *, m_pythondiv):
@@ -247,9 +275,9 @@ def segment_max(data, segment_ids, num_segments=None, *, fill_mode):
 
 
 KERNELS = {
-    "Add-1": binary(_same(np.add)),
-    "Subtract-1": binary(_same(np.subtract)),
-    "Multiply-1": binary(_same(np.multiply)),
+    "Add-1": binary(_same_kernel(np.add)),
+    "Subtract-1": binary(_same_kernel(np.subtract)),
+    "Multiply-1": binary(_same_kernel(np.multiply)),
     "Divide-1": binary(_divide, ["m_pythondiv"]),
     "Power-1": binary(_power),
     "Maximum-1": binary(_maximum),

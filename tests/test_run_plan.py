@@ -1,0 +1,292 @@
+"""Run plans (issue 19): `Model.run` prepares a plan once per input signature (kernels bound to their
+attributes, slots resolved, shape rules done), on the signature's second run, and runs later calls
+through it; `run_op` reuses the validation and shape inference of a repeated call. Checked here
+against the node-by-node path (an Executor whose `step` is overridden runs every node through `step`,
+as every run did before plans):
+bit-identical results on the catalogue models, a new plan for new input shapes, no step bound where
+the signature does not fix its inputs (data-dependent shapes, shape-giving values fed by the user),
+errors worded as before, and no stale run_op result when attributes, types or shape-giving values
+change."""
+from __future__ import annotations
+
+import numpy as np
+import openvino as ov
+import openvino.opset15 as o15
+import pytest
+
+import opref
+from opref.errors import InputError, OprefError
+from opref.runtime import ops as op_module
+from opref.runtime.executor import Executor
+from tests.models import model_path, random_inputs
+
+# convolutions (squeezenet), dynamic dims and shape sub-graphs (transformer_block), a recurrent op
+# with f16 weights folded once (lstm fp16), sub-graph bodies (loop, if, tensor_iterator), movement ops
+CATALOGUE = [("squeezenet", ""), ("transformer_block", ""), ("lstm", "fp16"), ("gru", ""), ("loop", ""),
+             ("if", ""), ("tensor_iterator", ""), ("movement_batch", "")]
+
+
+class NodeByNode(Executor):
+    """Runs every node through `step` (overriding it turns plans off): the behaviour before plans."""
+
+    def __init__(self, graph):
+        super().__init__(graph)
+        self.calls = 0
+
+    def step(self, i, node, args):
+        self.calls += 1
+        return super().step(i, node, args)
+
+
+def _same(a: dict, b: dict) -> bool:
+    return list(a) == list(b) and all(
+        type(a[k]) is type(b[k]) and a[k].dtype == b[k].dtype and a[k].shape == b[k].shape and
+        np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind in "fc") for k in a)
+
+
+def _node_by_node(model, feeds: dict) -> dict:
+    ex = NodeByNode(model.graph)
+    values = ex.run([feeds[p.name] for p in model.inputs])
+    assert ex.calls > 0 and not ex.plans
+    return dict(zip([p.name for p in model.outputs], values))
+
+
+def _bound_ops(model) -> set[str]:
+    """The op types of the top-level steps the model's plans bind."""
+    ex = model._executor
+    return {ex.graph.nodes[st[7]].schema.name for plan in ex.plans.values() for st in plan.steps
+            if st[0] is not None}
+
+
+def _bound_steps(model) -> int:
+    """Bound steps in the plans of the model's Executor and of its bodies' Executors."""
+    todo, count = [model._executor], 0
+    while todo:
+        ex = todo.pop()
+        count += sum(1 for plan in ex.plans.values() for st in plan.steps if st[0] is not None)
+        todo.extend(ex._bodies.values())
+    return count
+
+
+@pytest.mark.parametrize("name,variant", CATALOGUE, ids=[n + ("_" + v if v else "") for n, v in CATALOGUE])
+def test_plan_is_bit_identical_to_node_by_node(name, variant):
+    model = opref.load(model_path(name, variant))
+    for seed in (0, 1):
+        feeds = random_inputs(model, name, seed)
+        want = _node_by_node(model, feeds)
+        first = model.run(feeds)                 # seed 0: prepares the plan; seed 1: runs through it
+        again = model.run(feeds)                 # through the plan
+        assert _same(first, want) and _same(again, want), f"{name}: seed {seed}"
+    assert len(model._executor.plans) == 1
+    assert _bound_steps(model) > 0, "the plan binds the steps whose inputs the signature fixes"
+
+
+def test_new_input_shapes_prepare_a_new_plan():
+    model = opref.load(model_path("transformer_block"))
+    rng = np.random.default_rng(3)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 7, 32), (1, 3, 32)))
+    ya = model.run({"x": a})["y"]
+    yb = model.run({"x": b})["y"]
+    assert ya.shape == (2, 7, 32) and yb.shape == (1, 3, 32)
+    assert not model._executor.plans, "a signature's first run prepares no plan"
+    assert np.array_equal(model.run({"x": a})["y"], ya) and np.array_equal(model.run({"x": b})["y"], yb)
+    assert len(model._executor.plans) == 2, "the second run of each signature prepares its plan"
+    for x, y in ((a, ya), (b, yb), (a, ya)):   # each through its own plan, again
+        got = model.run({"x": x})["y"]
+        assert got.shape == y.shape and np.array_equal(got, y)
+        assert _same({"y": got}, _node_by_node(model, {"x": x}))
+
+
+def _save(tmp_path, name, outputs, params):
+    path = tmp_path / f"{name}.xml"
+    ov.save_model(ov.Model(outputs, params, name), str(path), compress_to_fp16=False)
+    return opref.load(path)
+
+
+def test_data_dependent_shapes_are_not_bound(tmp_path):
+    """NonZero's output shape depends on values: what follows it is re-inferred on every run."""
+    x = o15.parameter([6], ov.Type.f32, name="x")
+    nz = o15.non_zero(x, "i64")
+    y = o15.multiply(o15.convert(nz, "f32"), o15.constant(np.float32(2)))
+    model = _save(tmp_path, "nonzero", [o15.result(y)], [x])
+    for values in ([0, 1, 0, 2, 3, 0], [1, 1, 1, 1, 1, 1], [0, 0, 0, 0, 0, 0], [0, 0, 5, 0, 0, 0]):
+        v = np.array(values, np.float32)
+        got = list(model.run([v]).values())[0]
+        assert np.array_equal(got, 2 * np.nonzero(v)[0][None].astype(np.float32)), values
+    assert len(model._executor.plans) == 1
+    assert _bound_ops(model) == set(), "NonZero's shape rule gives a dynamic dim: nothing after it is bound"
+
+
+def test_fed_shape_values_are_not_bound(tmp_path):
+    """A Reshape whose target shape is a model input: same signature, new values, new output shape."""
+    x = o15.parameter([12], ov.Type.f32, name="x")
+    s = o15.parameter([2], ov.Type.i64, name="s")
+    y = o15.relu(o15.reshape(x, s, False))
+    model = _save(tmp_path, "reshape", [o15.result(y)], [x, s])
+    data = np.arange(12, dtype=np.float32) - 6
+    for target in ([3, 4], [4, 3], [2, 6], [3, 4]):
+        got = list(model.run([data, np.array(target, np.int64)]).values())[0]
+        assert got.shape == tuple(target) and np.array_equal(got, np.maximum(data, 0).reshape(target))
+    assert len(model._executor.plans) == 1
+    assert _bound_ops(model) == set(), "the target shape is fed: Reshape and what follows are not bound"
+    with pytest.raises(OprefError, match="Reshape") as planned:
+        model.run([data, np.array([5, 2], np.int64)])
+    fresh = opref.load(tmp_path / "reshape.xml")
+    with pytest.raises(OprefError) as unplanned:
+        fresh.run([data, np.array([5, 2], np.int64)])
+    assert type(planned.value) is type(unplanned.value) and str(planned.value) == str(unplanned.value)
+
+
+def test_kernel_error_in_a_bound_step_is_worded_as_before(tmp_path):
+    """A GatherElements whose indices (a model input) go out of range once the plan is prepared: the
+    bound step fails and is redone node by node, which raises what a run without a plan raises."""
+    x = o15.parameter([5], ov.Type.f32, name="x")
+    i = o15.parameter([2], ov.Type.i64, name="i")
+    y = o15.gather_elements(x, i, 0)
+    model = _save(tmp_path, "gather", [o15.result(y)], [x, i])
+    data = np.arange(5, dtype=np.float32)
+    assert np.array_equal(list(model.run([data, np.array([4, 0])]).values())[0], [4, 0])
+    assert model.run([data, np.array([1, 2])]) and len(model._executor.plans) == 1
+    assert _bound_ops(model) == {"GatherElements", "Result"}
+    bad = [data, np.array([1, 9])]
+    with pytest.raises(OprefError) as planned:
+        model.run(bad)
+    fresh = opref.load(tmp_path / "gather.xml")
+    with pytest.raises(OprefError) as unplanned:
+        NodeByNode(fresh.graph).run(bad)
+    assert type(planned.value) is type(unplanned.value) and str(planned.value) == str(unplanned.value)
+    assert "layer" in str(planned.value)
+    assert np.array_equal(list(model.run([data, np.array([3, 3])]).values())[0], [3, 3])   # still fine
+
+
+def test_step_hook_sees_every_node_on_every_run():
+    model = opref.load(model_path("squeezenet"))
+    feeds = random_inputs(model, "squeezenet")
+    ex = NodeByNode(model.graph)
+    ex.run([feeds[p.name] for p in model.inputs])
+    first = ex.calls
+    ex.run([feeds[p.name] for p in model.inputs])
+    computed = sum(1 for k in ex.kind if k == "compute")
+    assert ex.calls - first == computed and first >= computed
+
+
+def test_feeds_are_still_checked_after_a_plan():
+    model = opref.load(model_path("squeezenet"))
+    feeds = random_inputs(model, "squeezenet")
+    name = model.inputs[0].name
+    model.run(feeds)
+    model.run(feeds)
+    with pytest.raises(InputError, match="expected element type"):
+        model.run({name: feeds[name].astype(np.float64)})
+    with pytest.raises(InputError, match="expected shape"):
+        model.run({name: feeds[name][:, :2]})
+    with pytest.raises(InputError, match="no input named"):
+        model.run({"nope": feeds[name]})
+
+
+# --- run_op ----------------------------------------------------------------------------------------
+@pytest.fixture
+def cold():
+    op_module.clear_call_cache()
+    yield
+    op_module.clear_call_cache()
+
+
+def _fresh(op, inputs, attrs=None, **kw):
+    """run_op with an empty cache: the full path."""
+    op_module.clear_call_cache()
+    return opref.run_op(op, inputs, attrs, **kw)
+
+
+def _outcome(fn):
+    try:
+        return fn()
+    except OprefError as e:
+        return type(e), str(e)
+
+
+def test_run_op_repeat_equals_full_path(cold):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    y = rng.standard_normal((3,)).astype(np.float32)
+    for _ in range(3):
+        got = opref.run_op("Add-1", [x, y], {"auto_broadcast": "numpy"})
+        assert _same({"": got[0]}, {"": _fresh("Add-1", [x, y], {"auto_broadcast": "numpy"})[0]})
+        opref.run_op("Add-1", [x, y], {"auto_broadcast": "numpy"})          # (the cache is warm again)
+
+
+def test_run_op_attrs_change_is_never_stale(cold):
+    x = np.linspace(-3, 3, 7, dtype=np.float32)
+    for lo, hi in ((-1.0, 1.0), (-2.0, 0.5), (-1.0, 1.0), (0.0, 0.0)):
+        for _ in range(2):
+            got = opref.run_op("Clamp-1", [x], {"min": lo, "max": hi})[0]
+            assert np.array_equal(got, np.clip(x, lo, hi)), (lo, hi)
+    # same values, other attribute types or spellings: each bound on its own
+    a = opref.run_op("Softmax-8", [np.ones((2, 3), np.float32)], {"axis": 1})[0]
+    b = opref.run_op("Softmax-8", [np.ones((2, 3), np.float32)], {"axis": 0})[0]
+    assert np.allclose(a, 1 / 3) and np.allclose(b, 1 / 2)
+    t = opref.run_op("Transpose-1", [np.arange(6, dtype=np.float32).reshape(2, 3), np.array([1, 0])])[0]
+    assert t.shape == (3, 2)
+
+
+def test_run_op_types_change_is_never_stale(cold):
+    for dtype in (np.float32, np.float64, np.int32, np.float16, np.int64, np.float32):
+        x = np.array([-2, -1, 0, 3], dtype)
+        for _ in range(2):
+            got = opref.run_op("Relu-1", [x])[0]
+            assert got.dtype == dtype and np.array_equal(got, np.maximum(x, 0))
+    for shape in ((4,), (2, 2), (1, 4), (4,)):
+        x = np.arange(4, dtype=np.float32).reshape(shape) - 2
+        assert opref.run_op("Relu-1", [x])[0].shape == shape
+
+
+def test_run_op_shape_giving_values_change_is_never_stale(cold):
+    x = np.arange(12, dtype=np.float32)
+    for target in ([3, 4], [4, 3], [2, 6], [3, 4], [12, 1]):
+        for _ in range(2):
+            got = opref.run_op("Reshape-1", [x, np.array(target, np.int64)], {"special_zero": False})[0]
+            assert got.shape == tuple(target)
+    with pytest.raises(OprefError) as cached:
+        opref.run_op("Reshape-1", [x, np.array([5, 2], np.int64)], {"special_zero": False})
+    assert _outcome(lambda: _fresh("Reshape-1", [x, np.array([5, 2], np.int64)], {"special_zero": False})) == \
+        (type(cached.value), str(cached.value))
+
+
+def test_run_op_errors_unchanged_after_a_good_call(cold):
+    """A signature that passed once: bad data, bad attributes, bad inputs still raise as before."""
+    data = np.arange(5, dtype=np.float32)
+    good = lambda i: opref.run_op("Gather-8", [data, np.array(i, np.int64), np.array(0, np.int64)])   # noqa: E731
+    assert np.array_equal(good([1, 2])[0], [1, 2])
+    assert np.array_equal(good([1, 2])[0], [1, 2])
+    elements = lambda i: opref.run_op("GatherElements-6", [data, np.array(i, np.int64)], {"axis": 0})  # noqa: E731
+    assert np.array_equal(elements([1, 2])[0], [1, 2]) and np.array_equal(elements([4, 0])[0], [4, 0])
+    calls = [
+        lambda: elements([1, 9]),                     # bad data: the kernel rejects it
+        lambda: opref.run_op("Gather-8", [data, np.array([1, 2], np.int64), np.array(0, np.int64)], {"batch_dims": 3}),
+        lambda: opref.run_op("Gather-8", [data, np.array([1, 2], np.int64), np.array(1, np.int64)]),
+        lambda: opref.run_op("Gather-8", [data, np.array([1, 2], np.int64)]),
+        lambda: opref.run_op("Gather-8", [data, np.array([1, 2], np.float32), np.array(0, np.int64)]),
+        lambda: opref.run_op("Gather-8", [data, np.array([1, 2], np.int64), np.array(0, np.int64)], {"nope": 1}),
+        lambda: opref.run_op("Relu-1", [data], {"alpha": 1}),
+        lambda: opref.run_op("Relu-1", [None]),
+        lambda: opref.run_op("Relu-1", (data, data)),
+    ]
+    for k, call in enumerate(calls):
+        warm = _outcome(call)
+        assert isinstance(warm, tuple), f"call {k} was accepted"
+        op_module.clear_call_cache()
+        assert good([0, 0]) and good([0, 0]) and elements([0, 0]) and elements([0, 0])   # warm again
+        assert _outcome(call) == warm, f"call {k}"
+        op_module.clear_call_cache()
+        assert _outcome(call) == warm, f"call {k} (cold)"
+
+
+def test_run_op_untold_types_and_typed_arrays(cold):
+    bits = opref.typed(np.array([1, 0, 1, 1], np.uint8), "u1")
+    for _ in range(2):
+        out = opref.run_op("Convert-1", [bits], {"destination_type": "f32"})[0]
+        assert np.array_equal(out, [1, 0, 1, 1]) and out.dtype == np.float32
+    plain = np.array([1, 0, 1, 1], np.uint8)
+    for _ in range(2):
+        out = opref.run_op("Convert-1", [plain], {"destination_type": "f32"}, element_types=["u1"])[0]
+        assert np.array_equal(out, [1, 0, 1, 1])
