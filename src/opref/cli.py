@@ -59,6 +59,7 @@ SHAPES_EXAMPLES = """\
 examples:
   opref shapes examples/tiny_cnn.xml
   opref shapes model.xml --shape image=?,3,224..512,224 --json
+  opref shapes model.xml --shape image=1,3,17,17 --no-strict
 shapes read like OpenVINO's: ? a dynamic dim, 224..512 an interval, ..512 or 2.. half-open, [...] dynamic rank."""
 
 VALIDATE_EXAMPLES = """\
@@ -491,17 +492,51 @@ def cmd_shapes(args) -> int:
         if port.name in seen:
             raise UsageError(f"--shape: {name!r} and {seen[port.name]!r} are the same input {port.name!r}")
         seen[port.name] = name
-    infos = model.infer_shapes(shapes)
+    infos = model.infer_shapes(shapes, strict=not args.no_strict)
     by_name = {n.name: n for n in model.graph.nodes}
+    failed = [{"name": f.name, "layer_id": f.layer_id, "op": f.op, "error": str(f.error)} for f in infos.not_inferred]
     if args.json:
-        _print_json({"model": args.model, "layers": [
+        # "layers" keeps its form (element type and shape string per output); "ports" adds, per layer and
+        # output port, dims as [lo, hi|null] and the value or value bounds inference knows
+        doc = {"model": args.model, "layers": [
             {"name": name, "op": by_name[name].op,
              "outputs": [{"element_type": i.element_type, "shape": _fmt_shape(i.shape)} for i in outs]}
-            for name, outs in infos.items()]})
-        return 0
-    for name, outs in infos.items():
-        print(f"{name} ({by_name[name].op}): " + ", ".join(f"{i.element_type}{_fmt_shape(i.shape)}" for i in outs))
+            for name, outs in infos.items()],
+            "ports": {name: [_info_doc(i) for i in outs] for name, outs in infos.items()}}
+        if args.no_strict:
+            doc["not_inferred"] = failed
+        _print_json(doc)
+    else:
+        for name, outs in infos.items():
+            print(f"{name} ({by_name[name].op}): " + ", ".join(f"{i.element_type}{_fmt_shape(i.shape)}" for i in outs))
+    if failed:
+        print(f"opref shapes: not inferred ({len(failed)} layer{'s' if len(failed) != 1 else ''}, outputs "
+              f"dynamic):", file=sys.stderr)
+        for f in failed:
+            print(f"  {f['name']}: {f['error']}", file=sys.stderr)
     return 0
+
+
+def _bounds_doc(b, unbounded: int):
+    """A value bound array as (nested) JSON lists: null where inference has no finite bound (at or
+    beyond +-2**40)."""
+    b = np.asarray(b, np.int64)
+    return np.where(np.abs(b) >= unbounded, None, b.astype(object)).tolist()
+
+
+def _info_doc(info) -> dict:
+    """One output port for `shapes --json`: element type, shape string, dims as [lo, hi] (hi null: no
+    upper bound; null for a dynamic rank), and the value (small integer values) or value bounds
+    ([lower], [upper], null where unbounded) when inference knows them."""
+    from .runtime.infer import INF
+    shape = info.shape
+    doc = {"element_type": info.element_type, "shape": _fmt_shape(shape),
+           "dims": [[d.lo, d.hi] for d in shape] if shape.rank_is_static else None}
+    if info.value is not None:
+        doc["value"] = np.asarray(info.value).astype(np.int64).tolist()
+    elif info.bounds is not None:
+        doc["bounds"] = [_bounds_doc(info.bounds[0], INF), _bounds_doc(info.bounds[1], INF)]
+    return doc
 
 
 def cmd_validate(args) -> int:
@@ -633,6 +668,9 @@ def parser() -> argparse.ArgumentParser:
     _model_args(s, "print the layers' types and shapes as JSON on stdout")
     s.add_argument("--shape", action="append", metavar="NAME=?,3,224..512,224",
                    help="a new shape for an input, named by any of its tensor names (repeatable)")
+    s.add_argument("--no-strict", action="store_true",
+                   help="a layer whose shapes cannot be inferred gets dynamic outputs and inference goes on; "
+                        "such layers are listed on stderr (in the JSON: \"not_inferred\"), exit 0")
     s.set_defaults(fn=cmd_shapes)
 
     v = sub.add_parser("validate", help="schema, edge and shape checks of a model",

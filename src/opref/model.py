@@ -33,6 +33,22 @@ class ModelPort:
         return f"{self.name}: {self.element_type}{self.shape}"
 
 
+class InferredShapes(dict):
+    """`Model.infer_shapes`'s answer: {layer name: [TensorInfo per output]}, and `not_inferred`, the
+    layers strict=False could not infer (`opref.runtime.infer.NotInferred`, in graph order)."""
+    not_inferred: list | tuple = ()
+
+
+SMALL_VALUE = 64     # infer_shapes keeps a known integer value of up to this many elements
+
+
+def _reported(info: TensorInfo) -> TensorInfo:
+    value = info.value
+    if value is not None and (np.asarray(value).dtype.kind not in "iu" or np.asarray(value).size > SMALL_VALUE):
+        value = None
+    return TensorInfo(info.element_type, info.shape, value, info.bounds)
+
+
 class Model:
     def __init__(self, graph: Graph, path: str | None = None):
         self.graph = graph
@@ -182,9 +198,19 @@ class Model:
                 self.state._variable(variable_id)
                 self._state.pop(variable_id, None)
 
-    def infer_shapes(self, shapes: Mapping[str, object] | None = None) -> dict[str, list[TensorInfo]]:
+    def infer_shapes(self, shapes: Mapping[str, object] | None = None, *,
+                     strict: bool = True) -> "InferredShapes":
         """Every layer's output TensorInfos for new input shapes ({input name: shape}; a shape is a
-        PartialShape, a string like "?,3,224..512" or a list of ints / -1 / None / (lo, hi))."""
+        PartialShape, a string like "?,3,224..512" or a list of ints / -1 / None / (lo, hi)), as a dict
+        {layer name: [TensorInfo per output]}. Where inference knows an integer output's value bounds
+        they are on the TensorInfo (`.bounds`, `.value` for values of up to 64 elements).
+
+        strict=True (the default): a layer whose shape rule fails raises its OprefError, naming it.
+        strict=False: that layer's outputs become dynamic (dynamic rank; the element type its schema
+        fixes, else its input's of the same type constraint, else the IR's declared one) and inference
+        goes on, bodies of sub-graph ops included; the returned dict's `not_inferred` lists them
+        ([NotInferred(path, layer_id, op, error)]: `.name` is "outer/inner" for a body layer; empty
+        with strict=True or when every layer was inferred)."""
         if shapes is not None and not isinstance(shapes, Mapping):
             raise InputError(f"shapes must be a mapping of input name to shape; got {type(shapes).__name__}")
         override = {}
@@ -192,10 +218,13 @@ class Model:
             p = self._parameter(name)
             ps = PartialShape(shape) if isinstance(shape, str) else as_shape(shape)
             override[id(p)] = TensorInfo(p.attrs["element_type"], ps)
-        infos = infer_graph(self.graph, override)
-        return {n.name: [TensorInfo(infos[(id(n), k)].element_type, infos[(id(n), k)].shape)
-                         for k in range(len(n.outputs) if n.schema.name != "Result" else 1)]
-                for n in self.graph.nodes}
+        failures: dict = {}
+        infos = infer_graph(self.graph, override, strict=strict, failures=failures)
+        out = InferredShapes({n.name: [_reported(infos[(id(n), k)])
+                                       for k in range(len(n.outputs) if n.schema.name != "Result" else 1)]
+                              for n in self.graph.nodes})
+        out.not_inferred = list(failures.values())
+        return out
 
     def __repr__(self) -> str:
         return (f"<opref.Model {self.graph.name!r}: {len(self.graph.nodes)} layers, "

@@ -33,6 +33,14 @@ def _merge(op, what, a: Dimension, b: Dimension) -> Dimension:
     return m
 
 
+def _static_equal(op, what, a: Dimension, b: Dimension) -> None:
+    """Two static dims that must be equal (X's and W's input_size). OpenVINO's shape inference does not
+    check them at all; opref rejects only a static mismatch (the kernel cannot run it), so that every
+    partial shape OpenVINO accepts is still accepted."""
+    if a.is_static and b.is_static and a.lo != b.lo:
+        fail(op, f"dimension `{what}` does not match between inputs: {a} vs {b}")
+
+
 def _dim(info, i) -> Dimension:
     return info.shape[i] if info is not None and info.shape.rank_is_static else Dimension()
 
@@ -84,7 +92,7 @@ def _sequence_shape(op, gates, x, states, seq_len, w, r, b, *, direction, hidden
     batch = _dim(x, 0)
     for info in (*states, seq_len):
         batch = _merge(op, "batch_size", batch, _dim(info, 0))
-    _merge(op, "input_size", _dim(x, 2), _dim(w, 2))      # (OpenVINO does not check it)
+    _static_equal(op, "input_size", _dim(x, 2), _dim(w, 2))
     hidden = _dim(states[0], 2)
     for info in (*states[1:], r):
         hidden = _merge(op, "hidden_size", hidden, _dim(info, 2))
@@ -156,7 +164,7 @@ def _cell_shape(op, gates, x, states, w, r, b, *, hidden_size, activations, clip
     for info in states:
         batch = _merge(op, "batch_size", batch, _dim(info, 0))
     if w is not None:
-        _merge(op, "input_size", _dim(x, 1), _dim(w, 1))  # (OpenVINO does not check it)
+        _static_equal(op, "input_size", _dim(x, 1), _dim(w, 1))
     hidden = _dim(states[0], 1)
     for info in (*states[1:], r):
         hidden = _merge(op, "hidden_size", hidden, _dim(info, 1))

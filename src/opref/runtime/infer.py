@@ -1,22 +1,43 @@
 """Whole-graph shape and type inference: each node's schema shape rule in topological order, on
 partial shapes (dynamic dims, intervals, dynamic rank), with values carried where they are known
 (Constants, shape sub-graphs folded while they are small), and the sub-graph ops through their bodies.
-`check_declared` compares the result with the dims and precisions the IR file declares."""
+`check_declared` compares the result with the dims and precisions the IR file declares. With
+`strict=False` a layer whose shape rule fails gets dynamic outputs (`failed_outputs`) and inference goes
+on; each such layer is recorded as a `NotInferred`."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 
 from ..errors import ModelError, OprefError
 from ..shapes import Dimension, PartialShape, TensorInfo
-from ..types import element_type, tagged
+from ..types import ELEMENT_TYPES, element_type, tagged
 from .graph import Graph, Node, parameter_info
 
 FOLD_LIMIT = 1 << 12     # outputs up to this many elements are computed during inference when all
                          # inputs are known (shape sub-graphs: ShapeOf -> Gather -> Concat -> Reshape)
 
 Infos = dict  # (id(node), output index) -> TensorInfo
+
+
+@dataclass(frozen=True)
+class NotInferred:
+    """A layer whose outputs inference could not give (strict=False): `path` names it from the top
+    graph down (the sub-graph op's name, then the body layer's: ("loop", "body_add")), `error` is what
+    its shape rule raised; its outputs are `failed_outputs`."""
+    path: tuple[str, ...]
+    layer_id: int
+    op: str
+    error: OprefError
+
+    @property
+    def name(self) -> str:
+        return "/".join(self.path)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.error}"
 
 
 def _wrap(node: Node, e: OprefError) -> OprefError:
@@ -26,7 +47,39 @@ def _wrap(node: Node, e: OprefError) -> OprefError:
     return type(e)(f"{node.where()}: {msg}")
 
 
-def infer_node(node: Node, inputs: list[TensorInfo | None]) -> list[TensorInfo]:
+def failed_outputs(node: Node, inputs: list[TensorInfo | None]) -> list[TensorInfo]:
+    """The outputs of a layer inference could not give: dynamic rank; the element type is the one its
+    schema fixes for the port, else that of its first input under the same type constraint, else the
+    precision the IR declares for the port, else its first input's."""
+    s = node.schema
+    n = len(node.outputs) or len(s.outputs)
+    try:
+        ports = s.ports_for(len(inputs)) if inputs else ()
+    except OprefError:
+        ports = ()
+    outs = []
+    for k in range(n):
+        port = s.outputs[min(k, len(s.outputs) - 1)] if s.outputs else None
+        tc = port.type_constraint if port is not None else None
+        allowed = s.type_constraints.get(tc) if tc is not None else None
+        et = None
+        if tc is not None and allowed is None and tc in ELEMENT_TYPES:
+            et = tc
+        elif allowed is not None and len(allowed) == 1:
+            et = allowed[0]
+        if et is None:
+            et = next((i.element_type for p, i in zip(ports, inputs)
+                       if i is not None and p.type_constraint == tc), None)
+        if et is None and k < len(node.outputs):
+            et = node.outputs[k].element_type
+        if et is None:
+            et = next((i.element_type for i in inputs if i is not None), None)
+        outs.append(TensorInfo(et or "f32", PartialShape.dynamic()))
+    return outs
+
+
+def infer_node(node: Node, inputs: list[TensorInfo | None], *, strict: bool = True,
+               failures: dict | None = None, scope: tuple[str, ...] = ()) -> list[TensorInfo]:
     from . import subgraph
     from .ops import execute
     if node.schema.name == "Constant":
@@ -34,7 +87,11 @@ def infer_node(node: Node, inputs: list[TensorInfo | None]) -> list[TensorInfo]:
     if node.schema.name == "Parameter":
         return [parameter_info(node)]
     if node.bodies:
-        return subgraph.infer(node, inputs, infer_graph)
+        if strict:
+            return subgraph.infer(node, inputs, infer_graph)
+        inner = scope + (node.name,)
+        return subgraph.infer(node, inputs, lambda body, feed: infer_graph(
+            body, feed, strict=False, failures=failures, scope=inner))
     outs = _infer_with_bounds(node, inputs)
     # a variable's value is not its initial value after the first run: ReadValue/Assign are never folded
     known = all(i is None or i.value is not None for i in inputs) and any(i is not None for i in inputs) \
@@ -196,9 +253,13 @@ def _infer_with_bounds(node: Node, inputs):
     return result
 
 
-def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None) -> Infos:
+def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None, *, strict: bool = True,
+                failures: dict | None = None, scope: tuple[str, ...] = ()) -> Infos:
     """TensorInfo of every node output. `parameters` maps id(Parameter node) to the info to use instead
-    of the Parameter's declared shape (new input shapes, or a body's outer inputs)."""
+    of the Parameter's declared shape (new input shapes, or a body's outer inputs).
+    strict=False: a layer whose inference raises an OprefError gets `failed_outputs` and inference goes
+    on, sub-graph bodies included; `failures` (a dict the caller gives) receives a `NotInferred` per such
+    layer, keyed by its path (`scope` + its name) and id (a body inferred twice records a layer once)."""
     parameters = parameters or {}
     infos: Infos = {}
     for node in graph.nodes:
@@ -206,10 +267,17 @@ def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None
         try:
             if id(node) in parameters:
                 outs = [parameters[id(node)]]
-            else:
+            elif strict:
                 outs = infer_node(node, ins)
+            else:
+                outs = infer_node(node, ins, strict=False, failures=failures, scope=scope)
         except OprefError as e:
-            raise _wrap(node, e) from e.__cause__     # (an InternalError keeps its chain)
+            if strict:
+                raise _wrap(node, e) from e.__cause__     # (an InternalError keeps its chain)
+            outs = failed_outputs(node, ins)
+            if failures is not None:
+                path = scope + (node.name,)
+                failures[(path, node.id)] = NotInferred(path, node.id, node.op, _wrap(node, e))
         for k, o in enumerate(outs):
             infos[(id(node), k)] = o
     return infos
