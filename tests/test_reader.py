@@ -313,6 +313,9 @@ def test_broken_bodies():
     rejects(xml.replace(b'<edge from-layer="5" to-layer="0"/>', b'<edge from-layer="0" to-layer="5"/>'),
             "back edge 0 -> 5 must go from a body Result to a body Parameter", w)
     rejects(xml.replace(b'type="Add"', b'type="Addd"'), "Addd", w)
+    # a body Parameter no input of the port map feeds (fuzz reader: an If's else_body Relu got no input info)
+    xml, w = loop_xml(GOOD_MAP.replace('<input external_port_id="2" internal_layer_id="0"/>', ''))
+    rejects(xml, r"layer 3 'loop' \(Loop-5\): body parameter\(s\) .* are fed by no input of its port map", w)
 
 
 def test_one_op_model_of_a_split_keeps_every_output_apart(tmp_path):

@@ -180,6 +180,12 @@ def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[Tens
     inputs loosened where the body's result changes their shape; a last-iteration output has its body
     result's shape, a concatenated one that shape with the axis multiplied by the iteration count."""
     kind = node.schema.name
+    for tag, body in node.bodies.items():      # a body parameter nothing feeds has no value to run with
+        fed = {m.parameter for m in node.port_maps[tag].inputs}
+        missing = [p.name for i, p in enumerate(body.parameters) if i not in fed]
+        if missing:
+            raise ModelError(f"{node.where()}: {tag} parameter(s) {', '.join(map(repr, missing))} are fed by no "
+                             "input of its port map")
     if kind == "If":
         cond = inputs[0]
         tags = ("then_body", "else_body")
