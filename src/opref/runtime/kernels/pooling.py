@@ -1,11 +1,20 @@
-"""Pooling kernels: one strided slice of the padded data per kernel tap (a 3x3 window is nine
-whole-tensor maximum/add operations, no per-element loops), and separable adaptive pooling.
+"""Pooling kernels: a window reduction is a handful of whole-tensor operations, one per kernel tap
+(or per tap of one axis), never a loop over elements.
 
-MaxPool pads with the lowest value of the computing type (-inf for floats) so padding never wins;
-ties keep the first tap in row-major window order. AvgPool sums in f32 (f64 for f64) and divides by
-the number of counted positions: with exclude-pad only data positions, otherwise data and explicit
-padding, never the overhang that rounding_type ceil adds beyond the padding. Integer averages are
-rounded half to even, as OpenVINO does.
+A max over a box window is separable: the max over a k_1 x ... x k_n window is the max along the
+first spatial axis of the max along the next, and so on, so MaxPool reduces one spatial axis at a
+time, outer axes first (their taps are whole contiguous rows, and they shrink the data before the
+strided innermost axis); each tap is one strided slice of the data applied only to the windows where
+it lands on data, so the padding is never materialised. A max does not depend on the order it is
+taken in; MaxPool's indices compare every tap of the window, in row-major order, against the
+maximum. AvgPool adds its taps in row-major window order (the rounding of a float sum depends on its
+order: this one is OpenVINO's), over a zero-padded copy laid out so that every tap is a unit-stride
+view covering every window.
+
+MaxPool never takes padding; ties keep the first tap in row-major window order. AvgPool sums in f32
+(f64 for f64) and divides by the number of counted positions: with exclude-pad only data positions,
+otherwise data and explicit padding, never the overhang that rounding_type ceil adds beyond the
+padding. Integer averages are rounded half to even, as OpenVINO does.
 """
 from __future__ import annotations
 
@@ -23,7 +32,14 @@ from ..limits import check_size
 
 
 def _geometry(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type):
-    """Resolved (pad_begin, pad_end) per spatial axis and the output spatial sizes."""
+    """Resolved (pad_begin, pad_end) per spatial axis, the dilations and the output spatial sizes."""
+    return _geometry_of(op, tuple(shape), *(tuple(int(v) for v in a) for a in (kernel, strides, dilations,
+                                                                               pads_begin, pads_end)),
+                        auto_pad, rounding_type)
+
+
+@functools.lru_cache(maxsize=256)      # a network repeats a few pooling geometries: resolve each once
+def _geometry_of(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type):
     n = len(kernel)
     dilations = tuple(dilations) or (1,) * n
     out = pool_output_dims(op, PartialShape(shape), kernel=kernel, strides=strides, dilations=dilations,
@@ -36,7 +52,7 @@ def _geometry(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_
                 for size, k, s, d in zip(shape[2:], kernel, strides, dilations)]
     else:
         pads = list(zip(tuple(pads_begin) or (0,) * n, tuple(pads_end) or (0,) * n))
-    return pads, dilations, out
+    return tuple(pads), dilations, tuple(out)
 
 
 def _padded(x, pads, kernel, strides, dilations, out, fill):
@@ -58,6 +74,70 @@ def _taps(xp, kernel, strides, dilations, out):
     for tap in np.ndindex(*kernel):
         index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(tap, dilations, strides, out))
         yield tap, xp[(slice(None), slice(None)) + index]
+
+
+def _axis_taps(size, k, s, d, pad, o):
+    """Along one axis, per kernel tap t: (first, stop, start), the windows [first, stop) where data
+    position o*s + t*d - pad lies in [0, size), and the position of window `first`'s tap; None for a
+    tap that lands on data in no window."""
+    spans = []
+    for t in range(k):
+        shift = t * d - pad
+        first, stop = max(0, -(shift // s)), min(o, (size - 1 - shift) // s + 1)
+        spans.append((first, stop, first * s + shift) if first < stop else None)
+    return spans
+
+
+def _tap_views(x, pads, kernel, strides, dilations, out, fill):
+    """Per kernel tap in row-major order, the view [N, C, o...] of x padded with `fill`: view[.., o] =
+    padded[.., o*s + t*d]. The padded copy holds the innermost axis split by its stride (phase p
+    holds the padded positions p, p + s, ...), so every view reads whole rows with unit stride and
+    covers every window (NumPy runs such operations several times faster than ones on a strided or
+    partial view)."""
+    s_in = strides[-1]
+    width = []
+    for size, (pb, pe), k, s, d, o in zip(x.shape[2:], pads, kernel, strides, dilations, out):
+        need = (o - 1) * s + (k - 1) * d + 1
+        width.append((pb, max(pe, need - size - pb)))
+    sizes = [size + b + e for size, (b, e) in zip(x.shape[2:], width)]
+    phases = np.full((s_in,) + x.shape[:2] + tuple(sizes[:-1]) + (-(-sizes[-1] // s_in),), fill, x.dtype)
+    outer = tuple(slice(b, b + size) for size, (b, _) in zip(x.shape[2:-1], width[:-1]))
+    size, (pb, _) = x.shape[-1], width[-1]
+    for p in range(s_in):
+        first = (p - pb) % s_in                     # the first data column in phase p
+        if first < size:
+            count = -(-(size - first) // s_in)
+            q = (first + pb) // s_in
+            phases[(p, slice(None), slice(None)) + outer + (slice(q, q + count),)] = x[..., first::s_in]
+    for tap in np.ndindex(*kernel):
+        index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s)
+                      for t, d, s, o in zip(tap[:-1], dilations, strides, out))
+        last = tap[-1] * dilations[-1]
+        inner = slice(last // s_in, last // s_in + out[-1])
+        yield phases[(last % s_in, slice(None), slice(None)) + index + (inner,)]
+
+
+def _window_reduce(x, reduce, fill, geometry):
+    """reduce (np.fmax / np.maximum) over every window of x, one spatial axis at a time:
+    y[n, c, o...] = reduce over the window's taps that land on data; `fill` where none does.
+    geometry: per spatial axis (kernel, stride, dilation, pad_begin, out)."""
+    for axis, (k, s, d, pad, o) in enumerate(geometry, start=2):
+        def at(lo, hi, step=1):
+            return (slice(None),) * axis + (slice(lo, hi, step),)
+        spans = [span for span in _axis_taps(x.shape[axis], k, s, d, pad, o) if span]
+        # taps on data in every window first: the first two make the result without an initial fill
+        spans.sort(key=lambda span: span[:2] != (0, o))
+        whole = [span for span in spans if span[:2] == (0, o)]
+        if len(whole) >= 2:
+            (_, _, a), (_, _, b), spans = whole[0], whole[1], spans[2:]
+            y = reduce(x[at(a, a + (o - 1) * s + 1, s)], x[at(b, b + (o - 1) * s + 1, s)])
+        else:
+            y = np.full(x.shape[:axis] + (o,) + x.shape[axis + 1:], fill, x.dtype)
+        for first, stop, start in spans:
+            part = y[at(first, stop)]
+            reduce(part, x[at(start, start + (stop - first - 1) * s + 1, s)], out=part)
+        x = y
+    return x
 
 
 def _on_data(tap, sizes, pads, strides, dilations, out):
@@ -93,19 +173,22 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     if 0 in shape:
         empty = np.zeros(shape, data.dtype)
         return empty if index_element_type is None else (empty, np.zeros(shape, element_type(index_element_type).dtype))
-    xp = _padded(x, pads, kernel, strides, dilations, out, -np.inf if ct.kind == "f" else np.iinfo(ct).min)
     # OpenVINO's rule: start from the lowest finite value; the first data tap at or above it is taken,
     # then only strictly greater ones. So the value is a NaN-ignoring max that starts from the lowest
     # value (NaN and -inf are never taken), and the index is that of the first data tap equal to it;
     # a window that takes nothing (all padding, NaN or -inf) gives the lowest value and index 0.
-    best = np.full(shape, _lowest(data.dtype), ct)
-    maximum = np.fmax if ct.kind == "f" else np.maximum
-    taps = list(_taps(xp, kernel, strides, dilations, out))
-    for _, view in taps:
-        maximum(best, view, out=best)
+    lowest = ct.type(_lowest(data.dtype))
+    geometry = [(k, s, d, pb, o) for k, s, d, (pb, _), o in zip(kernel, strides, dilations, pads, out)]
+    if ct.kind == "f":
+        best = _window_reduce(x, np.fmax, lowest, geometry)
+        np.fmax(best, lowest, out=best)
+    else:
+        best = _window_reduce(x, np.maximum, lowest, geometry)
     values = best.astype(data.dtype, copy=False)
     if index_element_type is None:
         return values
+    xp = _padded(x, pads, kernel, strides, dilations, out, -np.inf if ct.kind == "f" else np.iinfo(ct).min)
+    taps = list(_taps(xp, kernel, strides, dilations, out))
     return values, _indices(data.shape, best, taps, strides, dilations, pads, out, axis, index_element_type)
 
 
@@ -176,9 +259,8 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     shape = data.shape[:2] + tuple(out)
     if 0 in shape:
         return np.zeros(shape, data.dtype)
-    xp = _padded(data.astype(ct, copy=False), pads, kernel, strides, dilations, out, 0)
     total = np.zeros(shape, ct)
-    for _, view in _taps(xp, kernel, strides, dilations, out):
+    for view in _tap_views(data.astype(ct, copy=False), pads, kernel, strides, dilations, out, 0):
         total += view
     # The divisor, as OpenVINO defines it: with exclude-pad, the data positions in the window; without
     # it, the whole kernel when there is any padding (even where rounding up lets the window run past
@@ -190,10 +272,10 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
         for size, pad, k, s, d, o in zip(data.shape[2:], pads, kernel, strides, dilations, out):
             count = np.multiply.outer(count, _counts(size, pad, k, s, d, o))
     # a window without any data gives 0, as OpenVINO's reference (its CPU plugin gives -0 in 1-D, NaN in 2-D)
-    mean = total / np.maximum(count, 1).astype(ct)
+    mean = np.divide(total, np.maximum(count, 1).astype(ct), out=total)
     if not element_type(data.dtype).is_float:
-        mean = np.rint(mean)                                # half to even, as OpenVINO rounds
-    return mean.astype(data.dtype)
+        np.rint(mean, out=mean)                             # half to even, as OpenVINO rounds
+    return mean.astype(data.dtype, copy=False)
 
 
 def _avg_pool_1(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
