@@ -22,7 +22,7 @@ def main(argv=None) -> int:
     p.add_argument("target", choices=("reader", "run_op"))
     p.add_argument("--runs", type=int, default=100_000, help="inputs to run (default 100000)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--corpus", help="corpus folder (default fuzz/corpus_<target>, written as it grows)")
+    p.add_argument("--corpus", help="corpus folder (default fuzz/corpus_<target>, git-ignored, grows as it runs)")
     args = p.parse_args(argv)
     os.environ.setdefault("OPREF_MAX_TENSOR_BYTES", str(64 << 20))    # findings are about logic, not size
     os.environ.setdefault("OPREF_MAX_LOOP_ITERATIONS", "1000")
