@@ -72,6 +72,11 @@ def test_reduce_to_the_departing_layer_fed_with_real_values(models, tmp_path, ac
     outs = _strict(c.stdout)["outputs"]
     assert [(o["output"], o["passed"], o["nan_differs"]) for o in outs] == [("act:0", False, 2)]
     assert (out / "command.txt").read_text().startswith(f"opref compare {out / 'reduced.xml'}")
+    # ... and as ONNX (verified against opref when written): onnxruntime keeps the spec's NaN, as opref
+    assert doc["files"]["onnx"] == str(out / "reduced.onnx") and doc["onnx_reason"] is None
+    import onnxruntime as ort
+    (y,) = ort.InferenceSession(str(out / "reduced.onnx")).run(None, {"sub1:0": fed["sub1:0"]})
+    assert np.array_equal(y, ref, equal_nan=True)
 
 
 def test_reduce_from_the_whole_model(models):

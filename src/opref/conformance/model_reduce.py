@@ -49,6 +49,7 @@ class ReduceResult:
     out: str | None = None
     files: dict = field(default_factory=dict)
     note: str | None = None
+    onnx_reason: str | None = None   # why reduced.onnx was not written (the sub-graph has no verified ONNX form)
 
     @property
     def ops(self) -> list[str]:
@@ -372,6 +373,12 @@ def reduce_model(model_or_path, backends=("opref", "openvino"), inputs=None, ato
         for name, outs in got.items():
             files[name] = final / f"{name}_outputs.npz"
             _save_npz(files[name], outs)
+        try:      # the sub-graph as ONNX too, verified on onnxruntime against opref (opref.export_onnx)
+            from .onnx_file import export_onnx
+            export_onnx(sub, final / "reduced.onnx", inputs=feeds)
+            files["onnx"] = final / "reduced.onnx"
+        except OprefError as e:
+            result.onnx_reason = str(e).splitlines()[0]
         files["result"] = final / "reduce.json"
         result.files = {k: str(v) for k, v in files.items()}
         cmd = (f"opref compare {shlex.quote(str(files['model']))} --backends {','.join(specs)} "
