@@ -127,7 +127,27 @@ def _roi_pooling(b, call):
     return b.cast(y, call.outputs[0].element_type, ct)
 
 
+def _reorg_yolo(b, call):
+    """Darknet's reorg is a fixed gather (not DepthToSpace/SpaceToDepth): the flat input read at the element
+    map of runtime/kernels ReorgYolo, computed here for the static input shape, then the output shape."""
+    x = call.inputs[0]
+    shape = x.static_shape
+    if shape is None or len(shape) != 4:
+        return Unsupported("ReorgYolo needs a static 4-D input shape (its element map is fixed at export)",
+                           str(x.shape))
+    s = int(call.attrs["stride"][0])
+    n, c, h, w = shape
+    cs = c // (s * s)
+    ni, ci, hi, wi = np.ogrid[:n, :c, :h, :w]
+    off, ic = ci // cs, ci % cs
+    index = ((ni * cs + ic) * (h * s) + hi * s + off // s) * (w * s) + wi * s + off % s
+    flat = b.node("Reshape", [x, b.i64([-1])])
+    y = b.node("Gather", [flat, b.const(index.reshape(-1).astype(np.int64), "i64")], axis=0)
+    return b.node("Reshape", [y, b.i64([n, c * s * s, h // s, w // s])])
+
+
 LOWERINGS = {
+    "ReorgYolo-1": _reorg_yolo,
     **{f"NonMaxSuppression-{v}": _nms(v) for v in (1, 3, 4, 5, 9)},
     "ROIAlign-3": _roi_align,
     "ROIAlign-9": _roi_align,
@@ -143,8 +163,6 @@ NO_ONNX = {
     "PriorBox-8": "ONNX has no prior-box generator (SSD PriorBox)",
     "PriorBoxClustered-1": "ONNX has no prior-box generator (PriorBoxClustered)",
     "RegionYolo-1": "ONNX has no op for YOLO RegionYolo (per-region sigmoid/softmax over the channel layout)",
-    "ReorgYolo-1": "ONNX has no op for YOLO ReorgYolo (its Caffe-layout reorganisation is not DepthToSpace/"
-                   "SpaceToDepth)",
     "MatrixNms-8": "ONNX has no Matrix NMS (score decay by IoU matrix)",
     "MulticlassNms-8": "ONNX has no multi-class NMS with per-image top-k and score-sorted, padded outputs",
     "MulticlassNms-9": "ONNX has no multi-class NMS with per-image top-k and score-sorted, padded outputs",
