@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import OprefError
+from ..errors import OprefError, internal_errors
 from ..runtime.graph import Graph, Node, parameter_info
 from ..runtime.infer import infer_graph
 from ..shapes import PartialShape, TensorInfo
@@ -140,10 +140,8 @@ class _Exporter:
             if missing:
                 continue
             call = Call(node.schema, dict(node.attrs), ins, outs, bodies=node.bodies, node=node)
-            try:
+            with internal_errors(node.op, "ONNX lowering"):      # a lowering's bug is an InternalError
                 got = lower(b, call)
-            except OprefError:
-                raise
             if isinstance(got, Unsupported):
                 self.problem(node, got)
                 continue

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import internal_errors
 from ..shapes import PartialShape, TensorInfo
 from ..types import element_type, tagged
 from .builder import DEFAULT_OPSET, IR_VERSIONS, Builder, Call, Unsupported, Value, onnx_type, type_missing
@@ -90,7 +91,8 @@ def case_model(op: str, inputs, attrs=None, *, opset: int = DEFAULT_OPSET, check
         if carrier:
             name = b.cast(name, et)
         values.append(Value(name, et, info.shape))
-    out = lower(b, Call(schema, attrs, values, list(outputs)))
+    with internal_errors(op, "ONNX lowering"):
+        out = lower(b, Call(schema, attrs, values, list(outputs)))
     if isinstance(out, Unsupported):
         return out
     graph_outputs = []
