@@ -27,8 +27,9 @@ import numpy as np
 from ..errors import InputError, OprefError
 from ..types import element_type
 from .casefiles import decode, dumps
-from .model_compare import (REFERENCE, SKIP, _lines, _ModelCase, _parse_range, _save_npz, _spill, _tol_args,
-                            _tolerance_for, add_run_options, compare, diff, given_inputs)
+from .divergence import SKIP, _spill
+from .model_compare import (REFERENCE, _lines, _ModelCase, _parse_range, _save_npz, _tol_args, _tolerance_for,
+                            add_run_options, compare, diff, given_inputs)
 
 MAX_TRIALS = 400                 # sub-graphs built and run at most (each one compiled by every backend)
 
