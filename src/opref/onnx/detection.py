@@ -12,6 +12,10 @@
   half_pixel, OpenVINO's half_pixel is half_pixel of the boxes shifted by half a pixel. Its max mode is
   not: onnxruntime takes the largest weighted corner rather than the largest interpolated sample.
 - ROIPooling-1 max is ONNX MaxRoiPool (onnxruntime: f32; f16/bf16 data are carried in f32).
+RegionYolo-1 decomposes (in f32, f64 for f64 data): the regions' channels are reshaped to [N, regions,
+coords + classes + 1, H, W] (sizes read at run time), and in opref's order channels 0-1 get 1 / (1 +
+exp(-x)), then objectness too and the classes Softmax (do_softmax), or every channel from coords on the
+sigmoid (YOLO v3); other channels pass; do_softmax flattens axis..end_axis by a run-time Reshape.
 The rest (SSD/Faster-RCNN/YOLO post-processing, prior boxes, the ExperimentalDetectron family,
 multi-class and matrix NMS, rotated boxes, position-sensitive pooling) has no ONNX op."""
 from __future__ import annotations
@@ -146,12 +150,66 @@ def _reorg_yolo(b, call):
     return b.node("Reshape", [y, b.i64([n, c * s * s, h // s, w // s])])
 
 
+# --- RegionYolo ----------------------------------------------------------------------------------------
+def _region_yolo(b, call):
+    data = call.inputs[0]
+    a = call.attrs
+    coords, classes, soft = a["coords"], a["classes"], a["do_softmax"]
+    regions = a["num"] if soft else len(a["mask"])
+    if min(coords, classes, regions) < 0:
+        return Unsupported("RegionYolo with a negative count (opref rejects it)")
+    if data.rank is not None and data.rank != 4:
+        return Unsupported("RegionYolo of other than 4-D data")
+    et = data.element_type
+    ct = "f64" if et == "f64" else "f32"
+    x = b.cast(data, ct, et)
+    k = coords + classes + 1
+    shape = b.node("Shape", [x])
+    dim = lambda lo, hi: b.node("Slice", [shape, b.i64([lo]), b.i64([hi])])             # noqa: E731
+    cut = lambda t, lo, hi, ax: b.node("Slice", [t, b.i64([lo]), b.i64([hi]), b.i64([ax])])  # noqa: E731
+
+    def sigmoid(t):
+        return b.node("Div", [b.scalar(1, ct), b.node("Add", [b.scalar(1, ct), b.node("Exp", [b.node("Neg", [t])])])])
+
+    def apply(t, lo, hi, f):
+        """t [N, regions, k, H, W] with f applied to channels lo..hi of each region."""
+        hi = min(hi, k)
+        if lo >= hi:
+            return t
+        parts = ([cut(t, 0, lo, 2)] if lo else []) + [f(cut(t, lo, hi, 2))] + ([cut(t, hi, k, 2)] if hi < k else [])
+        return parts[0] if len(parts) == 1 else b.node("Concat", parts, axis=2)
+
+    if regions * k:
+        head = cut(x, 0, regions * k, 1)
+        r = b.node("Reshape", [head, b.node("Concat", [dim(0, 1), b.i64([regions, k]), dim(2, 4)], axis=0)],
+                   allowzero=1)
+        r = apply(r, 0, 2, sigmoid)
+        if soft:
+            r = apply(r, coords, coords + 1, sigmoid)
+            if classes:
+                r = apply(r, coords + 1, k, lambda t: b.node("Softmax", [t], axis=2))
+        else:
+            r = apply(r, coords, k, sigmoid)
+        r = b.node("Reshape", [r, b.node("Concat", [dim(0, 1), b.i64([regions * k]), dim(2, 4)], axis=0)],
+                   allowzero=1)
+        x = b.node("Concat", [r, cut(x, regions * k, np.iinfo(np.int64).max, 1)], axis=1) if soft else r
+    elif not soft:
+        x = cut(x, 0, 0, 1)
+    if soft:
+        first, last = a["axis"] % 4, a["end_axis"] % 4
+        if last > first:
+            flat = b.node("ReduceProd", [dim(first, last + 1), b.i64([0])], keepdims=1)
+            x = b.node("Reshape", [x, b.node("Concat", [dim(0, first), flat, dim(last + 1, 4)], axis=0)], allowzero=1)
+    return b.cast(x, et, ct)
+
+
 LOWERINGS = {
     "ReorgYolo-1": _reorg_yolo,
     **{f"NonMaxSuppression-{v}": _nms(v) for v in (1, 3, 4, 5, 9)},
     "ROIAlign-3": _roi_align,
     "ROIAlign-9": _roi_align,
     "ROIPooling-1": _roi_pooling,
+    "RegionYolo-1": _region_yolo,
 }
 NO_ONNX = {
     "DetectionOutput-1": "ONNX has no op for SSD DetectionOutput (box decoding + per-class NMS + top-k)",
@@ -162,7 +220,6 @@ NO_ONNX = {
     "PriorBox-1": "ONNX has no prior-box generator (SSD PriorBox)",
     "PriorBox-8": "ONNX has no prior-box generator (SSD PriorBox)",
     "PriorBoxClustered-1": "ONNX has no prior-box generator (PriorBoxClustered)",
-    "RegionYolo-1": "ONNX has no op for YOLO RegionYolo (per-region sigmoid/softmax over the channel layout)",
     "MatrixNms-8": "ONNX has no Matrix NMS (score decay by IoU matrix)",
     "MulticlassNms-8": "ONNX has no multi-class NMS with per-image top-k and score-sorted, padded outputs",
     "MulticlassNms-9": "ONNX has no multi-class NMS with per-image top-k and score-sorted, padded outputs",

@@ -21,7 +21,12 @@ linear_onnx below rank 5, asymmetric/half_pixel/align_corners coordinates as its
 GridSample-9 is ONNX GridSample (opset 20: linear/cubic/nearest; opset 16's bilinear/bicubic names
 before 20), computed in f32 (f64 when data or grid is f64, opset 20 up) as opref does; integral data
 converts back truncated and saturated, NaN as 0.
-The YUV colour conversions (NV12/I420 to RGB/BGR, RGB/BGR to NV12) have no ONNX op."""
+The YUV colour conversions (NV12/I420 to RGB/BGR, RGB/BGR to NV12) have no ONNX op; they decompose:
+planes cut out of a single-plane image by Slice/Reshape on sizes read at run time (Shape), chroma
+upsampled by Unsqueeze/Expand/Reshape (or averaged over 2x2 blocks by Reshape/Gather), the colour
+formulas as Mul/Add/Sub in f32 (f64 for f64 images) in opref's order (no MatMul: its sums may fuse or
+reorder), Max/Min for the [0, 255] clip, and u8 results rounded half up (Floor, then +1 where the
+fraction is >= 0.5: std::round of a non-negative value) before the Cast."""
 from __future__ import annotations
 
 import numpy as np
@@ -262,14 +267,121 @@ def _grid_sample(b, call):
     return b.cast(y, out, ct)
 
 
-_YUV = "ONNX has no YUV (NV12/I420) colour-conversion op"
+# --- YUV colour conversions ---------------------------------------------------------------------------
+def _dims(b, x, *parts):
+    """A 1-D i64 shape from `x`'s run-time dims: ints are constants, (axis, div, mul) read dim `axis`."""
+    s = b.node("Shape", [x])
+    out = []
+    for p in parts:
+        if isinstance(p, int):
+            out.append(b.i64([p]))
+            continue
+        a, div, mul = p
+        d = b.node("Slice", [s, b.i64([a]), b.i64([a + 1])])
+        d = b.node("Mul", [d, b.i64([mul])]) if mul != 1 else d
+        out.append(b.node("Div", [d, b.i64([div])]) if div != 1 else d)
+    return b.node("Concat", out, axis=0)
+
+
+def _typed(b, x, et, ct):
+    """An f32/f64 value clipped to [0, 255] taken to element type et (u8 rounded half up) and back to ct."""
+    x = b.node("Min", [b.node("Max", [x, b.scalar(0, ct)]), b.scalar(255, ct)])
+    if et == "u8":
+        low = b.node("Floor", [x])
+        up = b.node("GreaterOrEqual", [b.node("Sub", [x, low]), b.scalar(0.5, ct)])
+        return b.node("Where", [up, b.node("Add", [low, b.scalar(1, ct)]), low])
+    return b.cast(b.cast(x, et, ct), ct, et)
+
+
+def _yuv_planes(b, y, rest, i420):
+    """(Y [N, H, W, 1], U, V [N, H/2, W/2, 1]) of the op's inputs `y` and `rest` (tensor names)."""
+    if rest:
+        if i420:
+            return y, rest[0], rest[1]
+        uv = rest[0]
+        return (y, b.node("Slice", [uv, b.i64([0]), b.i64([1]), b.i64([3])]),
+                b.node("Slice", [uv, b.i64([1]), b.i64([2]), b.i64([3])]))
+    rows = b.node("Slice", [b.node("Shape", [y]), b.i64([1]), b.i64([2])])
+    h = b.node("Div", [b.node("Mul", [rows, b.i64([2])]), b.i64([3])])
+    big = b.i64([np.iinfo(np.int64).max])
+    luma = b.node("Slice", [y, b.i64([0]), h, b.i64([1])])
+    chroma = b.node("Slice", [y, h, big, b.i64([1])])                     # [N, H/2, W, 1]
+    n, half_h = _dims(b, y, (0, 1, 1)), b.node("Div", [h, b.i64([2])])
+    half_w = _dims(b, y, (2, 2, 1))
+    if i420:                                                             # the U plane, then the V plane
+        cut = b.node("Concat", [n, b.i64([2]), half_h, half_w, b.i64([1])], axis=0)
+        u, v = b.node("Split", [b.node("Reshape", [chroma, cut], allowzero=1), b.i64([1, 1])], 2, axis=1)
+        return luma, b.node("Squeeze", [u, b.i64([1])]), b.node("Squeeze", [v, b.i64([1])])
+    cut = b.node("Concat", [n, half_h, half_w, b.i64([2])], axis=0)
+    uv = b.node("Reshape", [chroma, cut], allowzero=1)
+    return (luma, b.node("Slice", [uv, b.i64([0]), b.i64([1]), b.i64([3])]),
+            b.node("Slice", [uv, b.i64([1]), b.i64([2]), b.i64([3])]))
+
+
+def _to_rgb(i420, bgr):
+    def lower(b, call):
+        et = call.inputs[0].element_type
+        ct = "f64" if et == "f64" else "f32"
+        ins = [b.cast(v, ct, et) for v in call.inputs if v is not None]      # f8 and bf16 lack Slice/Expand
+        luma, u, v = _yuv_planes(b, ins[0], ins[1:], i420)
+        like = _dims(b, luma, (0, 1, 1), (1, 1, 1), (2, 1, 1), 1)
+
+        def up(p):                                                       # each chroma sample to its 2x2 block
+            p = b.node("Expand", [b.node("Unsqueeze", [p, b.i64([2, 4])]), b.i64([1, 1, 2, 1, 2, 1])])
+            return b.node("Reshape", [p, like], allowzero=1)
+
+        k = lambda x: b.scalar(x, ct)                                    # noqa: E731
+        c = b.node("Sub", [b.cast(luma, ct, et), k(16)])
+        d, e = b.node("Sub", [up(u), k(128)]), b.node("Sub", [up(v), k(128)])
+        yc = b.node("Mul", [k(1.164), c])
+        r = b.node("Add", [yc, b.node("Mul", [k(1.596), e])])
+        g = b.node("Sub", [b.node("Sub", [yc, b.node("Mul", [k(0.391), d])]), b.node("Mul", [k(0.813), e])])
+        bl = b.node("Add", [yc, b.node("Mul", [k(2.018), d])])
+        out = b.node("Concat", [bl, g, r] if bgr else [r, g, bl], axis=3)
+        out = b.node("Min", [b.node("Max", [out, k(0)]), k(255)])
+        if et == "u8":
+            out = _typed(b, out, et, ct)
+        return b.cast(out, et, ct)
+    return lower
+
+
+def _to_nv12(bgr):
+    def lower(b, call):
+        image = call.inputs[0]
+        et = image.element_type
+        ct = "f64" if et == "f64" else "f32"
+        x = b.cast(image, ct, et)
+        ch = [b.node("Slice", [x, b.i64([i]), b.i64([i + 1]), b.i64([3])]) for i in range(3)]
+        r, g, bl = (ch[2], ch[1], ch[0]) if bgr else ch
+        k = lambda v: b.scalar(v, ct)                                    # noqa: E731
+        mul = lambda a, p: b.node("Mul", [k(a), p])                      # noqa: E731
+        y = b.node("Add", [b.node("Add", [b.node("Add", [mul(0.257, r), mul(0.504, g)]), mul(0.098, bl)]), k(16)])
+        u = b.node("Add", [b.node("Add", [b.node("Sub", [mul(-0.148, r), mul(0.291, g)]), mul(0.439, bl)]), k(128)])
+        v = b.node("Add", [b.node("Sub", [b.node("Sub", [mul(0.439, r), mul(0.368, g)]), mul(0.071, bl)]), k(128)])
+        luma = b.cast(_typed(b, y, et, ct), et, ct)
+        uv = b.node("Concat", [_typed(b, u, et, ct), _typed(b, v, et, ct)], axis=3)          # [N, H, W, 2]
+        blocks = b.node("Reshape", [uv, _dims(b, image, (0, 1, 1), (1, 2, 1), 2, (2, 2, 1), 2, 2)], allowzero=1)
+        px = lambda i, j: b.node("Gather", [b.node("Gather", [blocks, b.scalar(i, "i64")], axis=2),  # noqa: E731
+                                            b.scalar(j, "i64")], axis=3)
+        total = b.node("Add", [b.node("Add", [b.node("Add", [px(0, 0), px(0, 1)]), px(1, 0)]), px(1, 1)])
+        mean = b.node("Div", [total, k(4)])
+        if et == "u8":
+            mean = _typed(b, mean, et, ct)                                # in [0, 255] already: rounds only
+        uv = b.cast(mean, et, ct)                                         # [N, H/2, W/2, 2]
+        if not call.attrs["single_plane"]:
+            return [luma, uv]
+        rows = b.node("Reshape", [uv, _dims(b, image, (0, 1, 1), (1, 2, 1), (2, 1, 1), 1)], allowzero=1)
+        return b.node("Concat", [luma, rows], axis=1)
+    return lower
+
+
 LOWERINGS = {
     "Interpolate-1": _interpolate_1,
     "Interpolate-4": _interpolate_4,
     "Interpolate-11": _interpolate_11,
     "GridSample-9": _grid_sample,
+    "NV12toRGB-8": _to_rgb(False, False), "NV12toBGR-8": _to_rgb(False, True),
+    "I420toRGB-8": _to_rgb(True, False), "I420toBGR-8": _to_rgb(True, True),
+    "RGBtoNV12-17": _to_nv12(False), "BGRtoNV12-17": _to_nv12(True),
 }
-NO_ONNX = {
-    "NV12toRGB-8": _YUV, "NV12toBGR-8": _YUV, "I420toRGB-8": _YUV, "I420toBGR-8": _YUV,
-    "RGBtoNV12-17": _YUV, "BGRtoNV12-17": _YUV,
-}
+NO_ONNX = {}
