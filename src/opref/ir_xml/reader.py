@@ -182,6 +182,7 @@ class _Reader:
         self.ir_version = ir_version
         self.source = source
         self.bound_attrs: dict[tuple, dict] = {}
+        self.port_counts: set[tuple] = set()       # (schema, input count) already checked
 
     # Every op version is resolved before anything else, so that one error lists every unknown one.
     def resolve_all(self, root) -> dict[tuple, OpSchema]:
@@ -276,7 +277,13 @@ class _Reader:
         ids = set()
 
         def port_id(p, what):
-            pid = _int(p.get("id"), f"{what} port id", layer.where, lo=0)
+            text = p.get("id")
+            try:
+                pid = int(text)
+            except (TypeError, ValueError):
+                pid = -1
+            if pid < 0:
+                pid = _int(text, f"{what} port id", layer.where, lo=0)
             if pid in ids:
                 raise ModelError(f"{layer.where()}: duplicate port id {pid}")
             ids.add(pid)
@@ -287,10 +294,12 @@ class _Reader:
             layer.in_ports[pid] = i
             node.input_dims.append(_dims(p, layer))
         node.inputs = [None] * len(layer.in_ports)
-        try:
-            node.schema.ports_for(len(node.inputs))
-        except OprefError as e:
-            raise ModelError(f"{layer.where()}: {e}") from None
+        if (node.schema, len(node.inputs)) not in self.port_counts:
+            try:
+                node.schema.ports_for(len(node.inputs))
+            except OprefError as e:
+                raise ModelError(f"{layer.where()}: {e}") from None
+            self.port_counts.add((node.schema, len(node.inputs)))
         for k, p in enumerate([] if outs is None else outs.findall("port")):
             pid = port_id(p, "output")
             layer.out_ports[pid] = k
@@ -410,6 +419,13 @@ def _port_id(layer: _Layer, index: int) -> int:
 
 def _dims(port, layer: _Layer) -> tuple[int, ...]:
     """Declared dims: an int, or -1 for any non-static dim (written -1, "?" or an interval "1..10")."""
+    texts = [d.text for d in port.iterfind("dim")]
+    try:                                   # the common case: every dim a plain integer >= -1
+        dims = tuple(map(int, texts))
+        if not dims or min(dims) >= -1:
+            return dims
+    except (TypeError, ValueError):
+        pass
     out = []
     for d in port.iterfind("dim"):
         text = d.text or ""

@@ -262,15 +262,22 @@ def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None
     layer, keyed by its path (`scope` + its name) and id (a body inferred twice records a layer once)."""
     parameters = parameters or {}
     infos: Infos = {}
+    seen: dict = {}      # _memo_key -> outputs: layers alike in op, attributes and inputs are inferred once
     for node in graph.nodes:
         ins = [None if s is None else infos[s.info_key] for s in node.inputs]
         try:
             if id(node) in parameters:
                 outs = [parameters[id(node)]]
-            elif strict:
-                outs = infer_node(node, ins)
             else:
-                outs = infer_node(node, ins, strict=False, failures=failures, scope=scope)
+                memo = _memo_key(node, ins)
+                outs = None if memo is None else seen.get(memo[0])
+                if outs is None:
+                    if strict:
+                        outs = infer_node(node, ins)
+                    else:
+                        outs = infer_node(node, ins, strict=False, failures=failures, scope=scope)
+                    if memo is not None and _reusable(outs, memo[1]):
+                        seen[memo[0]] = outs
         except OprefError as e:
             if strict:
                 raise _wrap(node, e) from e.__cause__     # (an InternalError keeps its chain)
@@ -283,6 +290,72 @@ def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None
     return infos
 
 
+def _memo_key(node: Node, ins: list[TensorInfo | None]):
+    """What a layer's inference depends on, when that is only its op version, its bound attributes
+    and its inputs' element types and shapes (no input values or bounds, no body, not a Constant or
+    Parameter): a hashable key, else None. The attributes' types are part of the key (True == 1)."""
+    s = node.schema
+    if s.name in ("Constant", "Parameter") or node.bodies:
+        return None
+    key = [s]
+    valued = unvalued = False
+    for k, i in enumerate(ins):
+        if i is None:
+            key.append(None)
+        elif i.bounds is not None:
+            return None
+        elif i.value is None:
+            unvalued = True
+            key.append((i.element_type, i.shape))
+        else:
+            # a known value (weights) on a port that is not `const` is, by the schema's own declaration,
+            # not read by its shape rule for the output shapes; a rule that folds values gives outputs
+            # with values, which _reusable never shares
+            if s.shape is None or _const_ports(s, len(ins))[k]:
+                return None
+            valued = True
+            key.append((i.element_type, i.shape, "valued"))
+    if valued and not unvalued:           # every input known: inference folds the values
+        return None
+    for k, v in node.attrs.items():
+        t = type(v)
+        if t is tuple:
+            types = tuple(map(type, v))
+            key.append((k, types, repr(v) if float in types else v))     # (repr: -0.0 is not 0.0)
+        elif t is float:
+            key.append((k, t, repr(v)))
+        elif t in _KEYED:
+            key.append((k, t, v))
+        else:
+            return None
+    key = tuple(key)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key, valued
+
+
+_KEYED = (int, str, bool, PartialShape)
+_CONST_PORTS: dict = {}
+
+
+def _const_ports(s, n: int) -> tuple[bool, ...]:
+    got = _CONST_PORTS.get((s, n))
+    if got is None:
+        got = _CONST_PORTS[(s, n)] = tuple(p.const for p in s.ports_for(n))
+    return got
+
+
+def _reusable(outs, valued: bool) -> bool:
+    """Outputs inferred with input values left out of the key are reusable when nothing about them
+    came from those values: no folded value, no integer output (bounds propagate through those)."""
+    return not valued or all(o.value is None and o.bounds is None and o.element_type in _FLOATS for o in outs)
+
+
+_FLOATS = frozenset(("f16", "bf16", "f32", "f64"))
+
+
 def _declared(dims: tuple[int, ...]) -> str:
     return "[" + ",".join("?" if d == -1 else str(d) for d in dims) + "]"
 
@@ -290,9 +363,15 @@ def _declared(dims: tuple[int, ...]) -> str:
 def _agrees(dims: tuple[int, ...], shape: PartialShape) -> bool:
     """Declared <dim>s (-1 for every non-static dim; none for a scalar or a dynamic rank) against an
     inferred shape."""
-    if not shape.rank_is_static:
+    sd = shape.dims
+    if sd is None:
         return True
-    return len(dims) == len(shape) and all(d == -1 or shape[i].contains(d) for i, d in enumerate(dims))
+    if len(dims) != len(sd):
+        return False
+    for d, x in zip(dims, sd):
+        if d != -1 and (d < x.lo or (x.hi is not None and d > x.hi)):
+            return False
+    return True
 
 
 def check_declared(graph: Graph, infos: Infos) -> None:
