@@ -503,3 +503,18 @@ def test_rnn_weights_of_another_input_size_are_rejected(op):
         attrs = {"hidden_size": h}
     with pytest.raises(OprefError, match="`input_size` does not match"):
         run_op(op, ins, attrs)
+
+
+def test_if_whose_body_input_is_not_connected_is_a_model_error(tmp_path):
+    """fuzz reader: an If whose port 1 (mapped to both bodies' parameters) had lost its edge met a missing
+    input info inside a body layer's shape rule; now a ModelError names the port and the parameter."""
+    import re
+    from models import model_path
+    xml = model_path("if").read_text()
+    if_id = re.search(r'<layer id="(\d+)" name="[^"]*" type="If"', xml).group(1)
+    cut = re.sub(rf'<edge from-layer="\d+" from-port="\d+" to-layer="{if_id}" to-port="1"\s*/>', "", xml)
+    assert cut != xml
+    (tmp_path / "m.xml").write_text(cut)
+    (tmp_path / "m.bin").write_bytes(model_path("if").with_suffix(".bin").read_bytes())
+    with pytest.raises(opref.errors.ModelError, match=r"input 1, which feeds then_body parameter .* is not connected"):
+        opref.load(tmp_path / "m.xml")

@@ -186,6 +186,10 @@ def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[Tens
         if missing:
             raise ModelError(f"{node.where()}: {tag} parameter(s) {', '.join(map(repr, missing))} are fed by no "
                              "input of its port map")
+        for m in node.port_maps[tag].inputs:
+            if m.external >= 0 and (m.external >= len(inputs) or inputs[m.external] is None):
+                raise ModelError(f"{node.where()}: input {m.external}, which feeds {tag} parameter "
+                                 f"{body.parameters[m.parameter].name!r}, is not connected")
     if kind == "If":
         cond = inputs[0]
         tags = ("then_body", "else_body")
