@@ -518,3 +518,12 @@ def test_if_whose_body_input_is_not_connected_is_a_model_error(tmp_path):
     (tmp_path / "m.bin").write_bytes(model_path("if").with_suffix(".bin").read_bytes())
     with pytest.raises(opref.errors.ModelError, match=r"input 1, which feeds then_body parameter .* is not connected"):
         opref.load(tmp_path / "m.xml")
+
+
+@pytest.mark.parametrize("op,attrs", [("PriorBox-8", {"min_size": [2.0], "aspect_ratio": [1.0], "offset": 0.5}),
+                                      ("PriorBoxClustered-1", {"width": [2.0], "height": [3.0], "offset": 0.5})])
+def test_prior_box_image_size_of_one_value(op, attrs):
+    """fuzz run_op: an image_size of one value reached the kernel's unpacking (the shape rule reads only
+    output_size's value)."""
+    with pytest.raises(InputError, match=r"input 'image_size' must hold two values"):
+        run_op(op, [np.array([2, 2], np.int64), np.array([32], np.int64)], attrs)

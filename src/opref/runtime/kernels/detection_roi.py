@@ -172,7 +172,13 @@ def _variances(op, variance, count):
 
 
 def _sizes(op, output_size, image_size):
-    (h, w), (ih, iw) = (tuple(int(v) for v in np.asarray(a).reshape(-1)) for a in (output_size, image_size))
+    pairs = []
+    for name, a in (("output_size", output_size), ("image_size", image_size)):
+        v = [int(x) for x in np.asarray(a).reshape(-1)]
+        if len(v) != 2:
+            raise InputError(f"{op}: input {name!r} must hold two values [height, width], got {v}")
+        pairs.append(v)
+    (h, w), (ih, iw) = pairs
     return h, w, ih, iw
 
 
