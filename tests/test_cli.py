@@ -43,7 +43,7 @@ def test_shapes_validate_ops(model, capsys):
 @pytest.mark.parametrize("args,message", [
     (["run", "{m}"], "input 'x' has shape [?,8,2,2]: give a static --shape x=... or --input x=FILE.npy"),
     (["run", "{m}", "--shape", "z=1,8,2,2"], "no input named 'z'"),
-    (["run", "{m}", "--shape", "x=1,8,2"], "--shape x=[1,8,2]: input 'x' is declared [?,8,2,2]"),
+    (["run", "{m}", "--shape", "x=1,8"], "--shape x=[1,8]: the model cannot take this shape: layer"),
     (["run", "{m}", "--input", "x=/nonexistent.npy"], "cannot read a .npy array"),
     (["run", "{m}", "--shape", "x=100000000,8,2,2"], "would need more than"),
     (["validate", "/nonexistent/model.xml"], "cannot read /nonexistent/model.xml"),
@@ -192,7 +192,7 @@ def test_ops_filters_and_reference(capsys):
     (["run", "{m}", "--input", "nope=x.npy"], 1, "--input nope: the model has no input named 'nope'; its inputs are 'image'"),
     (["run", "{m}", "--input", "image=/nonexistent.npy"], 1, "--input image=/nonexistent.npy: cannot read a .npy"),
     (["run", "{m}", "--load-inputs", "/nonexistent.npz"], 1, "--load-inputs /nonexistent.npz: cannot read"),
-    (["run", "{m}", "--shape", "image=2,3,32,32"], 1, "--shape image=[2,3,32,32]: input 'image' is declared [1,3,32,32]"),
+    (["run", "{m}", "--shape", "image=2,3,32"], 1, "--shape image=[2,3,32]: the model cannot take this shape: layer 2"),
     (["run", "{m}", "--output", "/nonexistent/o.npz"], 1, "--output /nonexistent/o.npz: the folder"),
     (["run", "{m}", "--save-inputs", "{tmp}"], 1, "is a folder"),
     (["run", "{onnx}"], 1, "an ONNX model; opref reads OpenVINO IR (.xml + .bin): convert it with OpenVINO's ovc first"),
@@ -409,7 +409,7 @@ def test_bench_threads_without_threadpoolctl(capsys, monkeypatch):
     (["--threads", "0"], 2, "argument --threads: 0: must be at least 1"),
     (["--val-range", "[1,0]"], 2, "--val-range '[1,0]': expected NAME:[lo,hi]"),
     (["--input", "image=a.npy", "--input", "image=b.npy"], 2, "--input 'image' is given twice"),
-    (["--shape", "image=1,3"], 1, "--shape image=[1,3]: input 'image' is declared [1,3,32,32]"),
+    (["--shape", "image=1,3"], 1, "--shape image=[1,3]: the model cannot take this shape: layer 2 'c1/WithoutBiases' (Convolution-1)"),
     (["--input", "image=/nonexistent.npy"], 1, "--input image=/nonexistent.npy: cannot read a .npy array"),
     (["--load-inputs", "/nonexistent.npz"], 1, "--load-inputs /nonexistent.npz: cannot read an .npz archive"),
 ])
@@ -431,3 +431,42 @@ def test_attr_kind_repr_reads_as_its_name():
     assert [repr(k) for k in (INT, INTS, BOOL, STRING)] == ["int", "ints", "bool", "string"]
     attr = next(a for a in opref.get_schema("Col2Im-15").attributes if a.name == "strides")
     assert "type=ints" in repr(attr)
+
+
+def test_run_shape_changes_static_dims_as_shapes_does(capsys, tmp_path):
+    """`run --shape` re-declares the input as `shapes --shape` does (issue 18): the example's static
+    [1,3,32,32] input runs at batch 2 and 64x48, equal to OpenVINO's reshaped model on the same input."""
+    import openvino as ov
+    code, out, _ = opref_main(capsys, "shapes", EXAMPLE, "--shape", "image=2,3,64,48", "--json")
+    assert code == 0
+    inferred = json.loads(out)["layers"]
+    code, _, err = opref_main(capsys, "run", EXAMPLE, "--shape", "image=2,3,64,48", "--seed", 5,
+                              "--save-inputs", tmp_path / "in.npz", "--output", tmp_path / "out.npz")
+    assert code == 0, err
+    x = np.load(tmp_path / "in.npz")["image"]
+    y = np.load(tmp_path / "out.npz")["probabilities"]
+    assert x.shape == (2, 3, 64, 48)
+    assert [o["shape"] for o in inferred["probabilities"]["outputs"]] == [str(opref.PartialShape(y.shape))] \
+        if "probabilities" in inferred else True
+    core = ov.Core()
+    m = core.read_model(EXAMPLE)
+    m.reshape({"image": [2, 3, 64, 48]})
+    want = core.compile_model(m, "CPU")(x)[0]
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+
+
+def test_model_reshape(tmp_path):
+    import openvino as ov
+    m = opref.load(EXAMPLE)
+    r = m.reshape({"image": "?,3,16..64,16..64"})
+    assert str(m.inputs[0].shape) == "[1,3,32,32]" and str(r.inputs[0].shape) == "[?,3,16..64,16..64]"
+    y = r.run([np.ones((3, 3, 20, 40), np.float32)])["probabilities"]
+    assert y.shape == (3, 10)
+    with pytest.raises(opref.OprefError, match="input 'image'"):
+        m.run([np.ones((3, 3, 20, 40), np.float32)])           # the original model keeps its shapes
+    with pytest.raises(opref.OprefError, match="Convolution-1"):
+        m.reshape({"image": [1, 3]})
+    opref.save(r, tmp_path / "r.xml")
+    back = ov.Core().read_model(tmp_path / "r.xml")
+    assert str(back.inputs[0].get_partial_shape()) == "[?,3,16..64,16..64]"
+    assert str(back.outputs[0].get_partial_shape()) == "[?,10]"

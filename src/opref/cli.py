@@ -342,7 +342,8 @@ def _input_args(args):
 
 def _inputs(args, model, given_files, shapes, ranges):
     """The model's inputs as run and bench take them: --input files, then --load-inputs arrays, then random
-    ones (at --shape, in --val-range, from --seed). Returns (feeds, sources), both by input name."""
+    ones (at --shape, in --val-range, from --seed). --shape re-declares inputs as `shapes --shape` does
+    (`Model.reshape`: static dims may change). Returns (model, feeds, sources), both by input name."""
     index = _port_index(model)
 
     # name -> port for every flag; two names of one input are the same input
@@ -360,15 +361,17 @@ def _inputs(args, model, given_files, shapes, ranges):
     shape_of = by_port("--shape", shapes)
     range_of = by_port("--val-range", {k: v for k, v in ranges.items() if k is not None})
 
+    if shape_of:
+        try:
+            model = model.reshape({name: want for name, (_, want) in shape_of.items()})
+        except OprefError as e:
+            given = " ".join(f"{flag_name}={_fmt_shape(want)}" for flag_name, want in shape_of.values())
+            raise InputError(f"--shape {given}: the model cannot take this shape: {e}") from None
     rng = np.random.default_rng(args.seed)
     feeds, sources = {}, {}
     for port in model.inputs:
         declared = port.shape
         want = shape_of.get(port.name, (None, None))[1]
-        if want is not None and not declared.compatible(want):
-            raise InputError(f"--shape {shape_of[port.name][0]}={_fmt_shape(want)}: input {port.name!r} is declared "
-                             f"{_fmt_shape(declared)}; opref runs a model at the shapes it declares (a dynamic "
-                             f"dim takes any size, an interval one within it)")
         if port.name in files:
             flag_name, path = files[port.name]
             a = _read_npy("--input", flag_name, path)
@@ -395,7 +398,7 @@ def _inputs(args, model, given_files, shapes, ranges):
                              f"a range applies to random inputs only")
         feeds[port.name] = a
         sources[port.name] = src
-    return feeds, sources
+    return model, feeds, sources
 
 
 def cmd_run(args) -> int:
@@ -409,7 +412,7 @@ def cmd_run(args) -> int:
     t0 = time.perf_counter()
     model = _load(args)
     t1 = time.perf_counter()
-    feeds, sources = _inputs(args, model, given_files, shapes, ranges)
+    model, feeds, sources = _inputs(args, model, given_files, shapes, ranges)
 
     _progress(f"running {args.model} ({len(model.graph.nodes)} layers) ...")
     try:
@@ -460,7 +463,7 @@ def cmd_bench(args) -> int:
     if plan.how == "respawn":           # NumPy is loaded: only a fresh process reads the thread variables
         return bench.run_fresh(bench.argv(args), args.threads)
     model = _load(args)
-    feeds, sources = _inputs(args, model, given_files, shapes, ranges)
+    model, feeds, sources = _inputs(args, model, given_files, shapes, ranges)
     try:
         with bench.limit(plan):
             latencies, wall = bench.measure(lambda: model.run(feeds), iterations=args.iterations,
@@ -613,8 +616,9 @@ def _input_flags(p) -> None:
     p.add_argument("--load-inputs", metavar="FILE.npz", help="input values from an .npz archive, one array per input "
                    "name (as --save-inputs writes); inputs it lacks are drawn at random")
     p.add_argument("--shape", action="append", metavar="NAME=1,3,224,224",
-                   help="the shape to draw a random input at (static), or a shape a given input must match "
-                        "(?, intervals like 224..512 allowed); must fit the model's declared shape")
+                   help="re-declares the input, as `shapes --shape` does (Model.reshape: static dims may change; "
+                        "?, intervals like 224..512 allowed); a random input is drawn at it (then it must be "
+                        "static), a given input must fit it")
     p.add_argument("--val-range", action="append", metavar="[NAME:][lo,hi]",
                    help="draw this input uniformly in [lo,hi] instead (repeatable; without NAME: every input)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the random inputs (default: 0)")

@@ -50,11 +50,15 @@ def _reported(info: TensorInfo) -> TensorInfo:
 
 
 class Model:
-    def __init__(self, graph: Graph, path: str | None = None):
+    def __init__(self, graph: Graph, path: str | None = None, _shapes: Mapping[int, TensorInfo] | None = None):
         self.graph = graph
         self.path = path
-        self.infos = infer_graph(graph)
-        check_declared(graph, self.infos)
+        # _shapes (Model.reshape): Parameters re-declared, {id(Parameter): TensorInfo}; the dims the IR
+        # declares on ports are then those of the old shapes and are not checked
+        self._shapes = dict(_shapes or {})
+        self.infos = infer_graph(graph, self._shapes)
+        if not self._shapes:
+            check_declared(graph, self.infos)
         self.variables: dict[str, Variable] = model_variables(graph, self.infos)
         self._state: dict[str, np.ndarray] = {}   # variable id -> value (read-only); absent: reset
         self._executor: Executor | None = None
@@ -211,13 +215,7 @@ class Model:
         goes on, bodies of sub-graph ops included; the returned dict's `not_inferred` lists them
         ([NotInferred(path, layer_id, op, error)]: `.name` is "outer/inner" for a body layer; empty
         with strict=True or when every layer was inferred)."""
-        if shapes is not None and not isinstance(shapes, Mapping):
-            raise InputError(f"shapes must be a mapping of input name to shape; got {type(shapes).__name__}")
-        override = {}
-        for name, shape in (shapes or {}).items():
-            p = self._parameter(name)
-            ps = PartialShape(shape) if isinstance(shape, str) else as_shape(shape)
-            override[id(p)] = TensorInfo(p.attrs["element_type"], ps)
+        override = self._override(shapes)
         failures: dict = {}
         infos = infer_graph(self.graph, override, strict=strict, failures=failures)
         out = InferredShapes({n.name: [_reported(infos[(id(n), k)])
@@ -225,6 +223,25 @@ class Model:
                               for n in self.graph.nodes})
         out.not_inferred = list(failures.values())
         return out
+
+    def _override(self, shapes) -> dict[int, TensorInfo]:
+        """{id(Parameter): TensorInfo} for {input name: shape}, on top of this model's own re-declarations."""
+        if shapes is not None and not isinstance(shapes, Mapping):
+            raise InputError(f"shapes must be a mapping of input name to shape; got {type(shapes).__name__}")
+        override = dict(self._shapes)
+        for name, shape in (shapes or {}).items():
+            p = self._parameter(name)
+            ps = PartialShape(shape) if isinstance(shape, str) else as_shape(shape)
+            override[id(p)] = TensorInfo(p.attrs["element_type"], ps)
+        return override
+
+    def reshape(self, shapes: Mapping[str, object]) -> "Model":
+        """A model over the same layers whose inputs declare new shapes ({input name: shape}, as
+        `infer_shapes` takes them; static dims may change, dims may become dynamic or intervals), as
+        OpenVINO's `Model.reshape` re-declares its Parameters (opref rewrites no other layer). Inference
+        of the whole graph is strict: a layer the new shapes contradict (a Reshape to a constant shape)
+        raises its error. This model is unchanged; `save` of the new one writes the new shapes."""
+        return Model(self.graph, self.path, self._override(shapes))
 
     def __repr__(self) -> str:
         return (f"<opref.Model {self.graph.name!r}: {len(self.graph.nodes)} layers, "

@@ -190,6 +190,8 @@ def _scope(parent, graph: Graph, blobs: _Blobs, infos=None) -> dict[int, int]:
         layer = etree.SubElement(layers, "layer", id=str(lid), name=node.name, type=ir_type, version=ir_version)
         if not node.bodies:
             data = {a.name: ir_attr_text(s, a, node.attrs[a.name]) for a in s.attributes}
+            if s.name == "Parameter":     # as the model declares it (`Model.reshape` re-declares it)
+                data["shape"] = ir_attr_text(s, s.attr("shape"), infos[(id(node), 0)].shape)
             if s.name == "Constant":
                 blob = _constant_blob(node.value, node.attrs["element_type"])
                 data = {"element_type": node.attrs["element_type"],
