@@ -219,7 +219,7 @@ class Model:
         failures: dict = {}
         infos = infer_graph(self.graph, override, strict=strict, failures=failures)
         out = InferredShapes({n.name: [_reported(infos[(id(n), k)])
-                                       for k in range(len(n.outputs) if n.schema.name != "Result" else 1)]
+                                       for k in range(len(n.outputs) if n.schema.role != "result" else 1)]
                               for n in self.graph.nodes})
         out.not_inferred = list(failures.values())
         return out

@@ -18,6 +18,10 @@ from .errors import OprefError
 from .types import ELEMENT_TYPES, element_type
 
 INT64_MAX = 2**63 - 1
+# values are carried through inference (TensorInfo.value: Constants, shape sub-graphs folded by running
+# the kernel) for tensors of up to this many elements, and a shape rule whose output lengths depend on
+# its input's values (Unique, NonZero) reads them up to this size
+FOLD_LIMIT = 1 << 12
 
 
 @dataclass(frozen=True)

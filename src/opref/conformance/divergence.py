@@ -24,7 +24,7 @@ BATCH_BYTES = 256 << 20          # OpenVINO outputs per batch at most this many 
 BATCH_TENSORS = 64               # ... and this many tensors
 
 
-SKIP = ("Parameter", "Constant", "Result")
+SKIP = ("parameter", "constant", "result")     # roles: nothing computed to compare
 
 
 def _jsonable(v):
@@ -53,7 +53,7 @@ def _spill(model, feeds, folder: Path, wanted=None):
             outs = super().step(i, node, args)
             if wanted is not None and id(node) in wanted:
                 args_of[id(node)] = [None if a is None else np.array(a, copy=True) for a in args]
-            if wanted is None and node.schema.name not in SKIP:
+            if wanted is None and node.schema.role not in SKIP:
                 for k, v in enumerate(outs):
                     if v is None:
                         continue
@@ -107,7 +107,7 @@ def _find_divergence(model, ir_path, feeds, atol, rtol, device, repro_dir) -> Di
     nodes = model.graph.nodes
     with tempfile.TemporaryDirectory(prefix="opref-divergence-") as tmp:
         stored, _ = _spill(model, feeds, Path(tmp))
-        order = [(i, k) for i, n in enumerate(nodes) if n.schema.name not in SKIP and names_ov.get(n.name) == 1
+        order = [(i, k) for i, n in enumerate(nodes) if n.schema.role not in SKIP and names_ov.get(n.name) == 1
                  for k in range(len(n.outputs)) if (i, k) in stored]
         batches, cur, size = [], [], 0
         for key in order:
@@ -170,7 +170,7 @@ def _find_divergence_onnx(model, ir_path, feeds, atol, rtol, repro_dir) -> Diver
     by_index = {(index[n_id], k): name for (n_id, k), name in exported.tensors.items() if n_id in index}
     with tempfile.TemporaryDirectory(prefix="opref-divergence-") as tmp:
         stored, _ = _spill(model, feeds, Path(tmp))
-        order = [(i, k) for i, n in enumerate(nodes) if n.schema.name not in SKIP
+        order = [(i, k) for i, n in enumerate(nodes) if n.schema.role not in SKIP
                  for k in range(len(n.outputs)) if (i, k) in stored and (i, k) in by_index]
         base = exported.model
         graph_inputs = [i.name for i in base.graph.input]
@@ -202,9 +202,9 @@ def _report(model, ir_path, i, diffs, agreed, compared, feeds, device, repro_dir
     for src in node.inputs:
         if src is None:
             continue
-        kind = src.node.schema.name
+        role = src.node.schema.role
         j = index[id(src.node)]
-        status = ("parameter" if kind == "Parameter" else "constant" if kind == "Constant" else
+        status = (role if role in ("parameter", "constant") else
                   "agree" if (j, src.port) in agreed else "not compared")
         ins.append({"from": f"{src.node.name}:{src.port}", "op": src.node.op, "status": status})
     div = Divergence(node.name, node.id, node.op, _jsonable(node.attrs), ins, diffs, compared)

@@ -19,7 +19,7 @@ from ..runtime.executor import Executor
 from ..types import element_type
 from .suite import safe_id, write_case, write_manifest
 
-SKIP = ("Parameter", "Constant", "Result")
+SKIP = ("parameter", "constant", "result")     # roles: no op to extract
 
 
 def random_array(et: str, shape, rng) -> np.ndarray:
@@ -52,7 +52,7 @@ class _Recorder(Executor):
 
     def step(self, i, node, args):
         outs = super().step(i, node, args)
-        if node.schema.name not in SKIP and not getattr(node, "bodies", None):
+        if node.schema.role not in SKIP and not getattr(node, "bodies", None):
             self.sink(node, args)
         return outs
 

@@ -101,7 +101,7 @@ class _Cutter:
         self.index = {id(n): i for i, n in enumerate(self.nodes)}
         self.inputs = {id(p): port for p, port in zip(model.graph.parameters, model.inputs)}
         self.read = {}                                 # (i, k) -> consumer indices (Results included)
-        self.neighbours = {i: set() for i, n in enumerate(self.nodes) if n.schema.name not in SKIP}
+        self.neighbours = {i: set() for i, n in enumerate(self.nodes) if n.schema.role not in SKIP}
         for j, n in enumerate(self.nodes):
             for src in n.inputs:
                 if src is None:
@@ -138,7 +138,7 @@ class _Cutter:
         def cut_node(src, const: bool):
             node, i = src.node, self.index[id(src.node)]
             et = self.model.infos[src.info_key].element_type
-            if node.schema.name == "Constant":
+            if node.schema.role == "constant":
                 c = Node(node.id, unique(node.name), node.schema, dict(node.attrs), [],
                          [OutputPort(list(p.names)) for p in node.outputs], node.value)
                 consts.append(c)
@@ -173,7 +173,7 @@ class _Cutter:
                     ins.append(Source(new[si], src.port))
                     continue
                 const = ports[j].const and id(src.node) not in self.inputs
-                key = (si, src.port, const or src.node.schema.name == "Constant")
+                key = (si, src.port, const or src.node.schema.role == "constant")
                 if key not in cut:
                     cut[key] = cut_node(src, const)
                 ins.append(Source(cut[key], 0))
@@ -318,7 +318,7 @@ def reduce_model(model_or_path, backends=("opref", "openvino"), inputs=None, ato
     path = str(model.path or "model")
     r = compare(model, [REFERENCE] + [s for s in specs if s != REFERENCE], inputs, atol, rtol, seed=seed,
                 val_range=val_range, device=device, find_divergence=from_divergence and "openvino" in [n for n, _ in others])
-    layers = sum(1 for n in model.graph.nodes if n.schema.name not in SKIP)
+    layers = sum(1 for n in model.graph.nodes if n.schema.role not in SKIP)
     result = ReduceResult(path, list(specs), not r.passed, layers)
     if r.passed:
         result.note = "the backends agree: nothing to reduce"

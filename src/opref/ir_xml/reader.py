@@ -217,9 +217,9 @@ class _Reader:
             nodes[lid] = self.node(layer)
             order.append(lid)
         self.edges(scope, layers, nodes, where)
-        params = [nodes[i] for i in order if nodes[i].schema.name == "Parameter"]
-        results = [nodes[i] for i in order if nodes[i].schema.name == "Result"]
-        sinks = [nodes[i] for i in order if nodes[i].schema.name == "Assign"]
+        params = [nodes[i] for i in order if nodes[i].schema.role == "parameter"]
+        results = [nodes[i] for i in order if nodes[i].schema.role == "result"]
+        sinks = [nodes[i] for i in order if nodes[i].schema.role == "assign_variable"]
         if not results and not sinks:
             raise ModelError(f"{where}: no Result layer")
         for lid, node in nodes.items():
@@ -237,7 +237,7 @@ class _Reader:
         el, schema = layer.el, layer.schema
         data = el.find("data")
         raw = dict(data.attrib) if data is not None else {}
-        constant = schema.name == "Constant"
+        constant = schema.role == "constant"
         storage = {k: raw.pop(k) for k in ("offset", "size") if constant and k in raw}
         # Layers of one op often carry identical attributes: each spelling is parsed and bound once.
         memo_key = (schema.versioned_name, tuple(raw.items()))
@@ -314,7 +314,7 @@ class _Reader:
         declared = node.schema.outputs
         variadic = bool(declared) and declared[-1].variadic
         n = len(node.outputs)
-        if node.schema.name in ("Result", "Assign") and n == 0:   # IR writes a Result (and the spec an Assign)
+        if node.schema.role in ("result", "assign_variable") and n == 0:   # IR writes a Result (and the spec an Assign)
             return                                               # without its output port
         if (not variadic and n != len(declared)) or (variadic and n < len(declared) - 1):
             raise ModelError(f"{layer.where()}: has {n} output port(s), {node.op} has "

@@ -91,7 +91,7 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
         if info is not None:
             _dims(p, info.shape)
     from_ports, result_from = [0] * len(sources), [(node_id, n_in + k) for k in range(len(out_ports))]
-    if schema.partner and schema.name == "Assign":
+    if schema.role == "assign_variable":
         # its ReadValue takes the input on to it, and the Result reads the ReadValue: on a one-op model's
         # first run that is the Assign's output (its input), and an Assign stays a sink as in real models
         # (OpenVINO's CPU plugin cannot compile an Assign that feeds a Result)
@@ -100,7 +100,7 @@ def op_model(op, inputs: Sequence[TensorInfo], attrs: Mapping[str, Any] | None =
     for i, (src, port) in enumerate(zip(sources, from_ports)):
         etree.SubElement(edges, "edge", {"from-layer": str(src), "from-port": str(port),
                                          "to-layer": str(node_id), "to-port": str(i)})
-    if schema.partner and schema.name == "ReadValue":  # its Assign writes the output back
+    if schema.role == "read_variable":  # its Assign writes the output back
         # (the port's dims are informative: without inferred outputs, the input's, or none — an IR for
         # a case opref's own rule rejects must still be writable, for OpenVINO to be asked)
         info = outputs[0] if outputs else inputs[0] if inputs else None
@@ -190,9 +190,9 @@ def _scope(parent, graph: Graph, blobs: _Blobs, infos=None) -> dict[int, int]:
         layer = etree.SubElement(layers, "layer", id=str(lid), name=node.name, type=ir_type, version=ir_version)
         if not node.bodies:
             data = {a.name: ir_attr_text(s, a, node.attrs[a.name]) for a in s.attributes}
-            if s.name == "Parameter":     # as the model declares it (`Model.reshape` re-declares it)
+            if s.role == "parameter":     # as the model declares it (`Model.reshape` re-declares it)
                 data["shape"] = ir_attr_text(s, s.attr("shape"), infos[(id(node), 0)].shape)
-            if s.name == "Constant":
+            if s.role == "constant":
                 blob = _constant_blob(node.value, node.attrs["element_type"])
                 data = {"element_type": node.attrs["element_type"],
                         "shape": ", ".join(str(d) for d in node.value.shape),
@@ -211,7 +211,7 @@ def _scope(parent, graph: Graph, blobs: _Blobs, infos=None) -> dict[int, int]:
                     p.set("precision", element_type(info.element_type).precision)
                     _dims(p, info.shape)
                     edges.append((ids[id(src.node)], _out_port_id(src.node, src.port), lid, i))
-        if node.outputs and s.name != "Result":
+        if node.outputs and s.role != "result":
             out = etree.SubElement(layer, "output")
             for k, port in enumerate(node.outputs):
                 info = infos[(id(node), k)]

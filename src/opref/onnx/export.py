@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import OprefError, internal_errors
-from ..runtime.graph import Graph, Node, parameter_info
+from ..runtime.graph import Graph, Node
 from ..runtime.infer import infer_graph
 from ..shapes import PartialShape, TensorInfo
 from .builder import (DEFAULT_OPSET, IR_VERSIONS, MAX_OPSET, MIN_OPSET, Builder, Call, Unsupported, Value,
@@ -94,15 +94,15 @@ class _Exporter:
         values: dict = {}
         inputs = []
         for node in graph.nodes:
-            kind = node.schema.name
-            outs = [infos[(id(node), k)] for k in range(len(node.outputs))] if kind != "Result" else []
-            if kind == "Result":
+            role = node.schema.role
+            if role == "result":
                 continue
-            if kind == "Parameter":
+            outs = [infos[(id(node), k)] for k in range(len(node.outputs))]
+            if role == "parameter":
                 if bound is not None:
                     values[(id(node), 0)] = bound[id(node)]
                     continue
-                info = parameter_info(node)
+                info = infos[(id(node), 0)]      # (as the model declares it: Model.reshape re-declares it)
                 why = type_missing(info.element_type, self.opset)
                 if why is not None:
                     self.problem(node, Unsupported(why, "a model input"))
@@ -117,8 +117,8 @@ class _Exporter:
                 inputs.append(_value_info(name, info.element_type, info.shape, dim_names))
                 values[(id(node), 0)] = Value(name, info.element_type, info.shape)
                 continue
-            if kind == "Constant" or (all(o.value is not None for o in outs) and outs
-                                      and node.schema.category != "state"):
+            if role == "constant" or (all(o.value is not None for o in outs) and outs
+                                      and not node.schema.stateful):
                 ok = True
                 for k, o in enumerate(outs):
                     v = self.initializer(b, node, k, o)
@@ -126,7 +126,7 @@ class _Exporter:
                         ok = False
                         break
                     values[(id(node), k)] = v
-                if ok or kind == "Constant":
+                if ok or role == "constant":
                     continue
             ins = []
             missing = False

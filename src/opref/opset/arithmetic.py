@@ -17,16 +17,17 @@ T = NUMERIC_BYTES
 A = "arithmetic"
 
 # --- binary --------------------------------------------------------------------------------------
-ADD_1 = binary("Add", 1, A, T, "a + b (integers wrap)")
-SUBTRACT_1 = binary("Subtract", 1, A, T, "a - b (integers wrap)")
-MULTIPLY_1 = binary("Multiply", 1, A, T, "a * b (integers wrap)")
+ADD_1 = binary("Add", 1, A, T, "a + b (integers wrap)", value_bounds="monotonic")
+SUBTRACT_1 = binary("Subtract", 1, A, T, "a - b (integers wrap)", value_bounds="monotonic")
+MULTIPLY_1 = binary("Multiply", 1, A, T, "a * b (integers wrap)", value_bounds="monotonic")
 DIVIDE_1 = binary("Divide", 1, A, T, "a / b; integers: floor division when m_pythondiv, else truncation",
                   attributes=(Attr("m_pythondiv", BOOL, True,
                                    doc="integer types only: true floors the quotient (Python //), "
-                                       "false truncates it towards zero (C /)"),))
+                                       "false truncates it towards zero (C /)"),),
+                  value_bounds="quotient")
 POWER_1 = binary("Power", 1, A, T, "a ** b (integers: repeated multiplication, wrapping)")
-MAXIMUM_1 = binary("Maximum", 1, A, T, "max(a, b)")
-MINIMUM_1 = binary("Minimum", 1, A, T, "min(a, b)")
+MAXIMUM_1 = binary("Maximum", 1, A, T, "max(a, b)", value_bounds="monotonic")
+MINIMUM_1 = binary("Minimum", 1, A, T, "min(a, b)", value_bounds="monotonic")
 SQUARED_DIFFERENCE_1 = binary("SquaredDifference", 1, A, T, "(a - b) ** 2")
 MOD_1 = binary("Mod", 1, A, T, "truncated remainder: the result has the sign of a (C fmod)")
 FLOOR_MOD_1 = binary("FloorMod", 1, A, T, "floored remainder: the result has the sign of b (Python %)")
@@ -35,7 +36,7 @@ FLOOR_MOD_1 = binary("FloorMod", 1, A, T, "floored remainder: the result has the
 ABS_1 = unary("Abs", 1, A, T, "|x|")
 NEGATIVE_1 = unary("Negative", 1, A, T, "-x (integers wrap)")
 SIGN_1 = unary("Sign", 1, A, T, "-1, 0 or 1 by the sign of x (NaN stays NaN)")
-FLOOR_1 = unary("Floor", 1, A, T, "the largest integer <= x")
+FLOOR_1 = unary("Floor", 1, A, T, "the largest integer <= x", value_bounds="monotonic")
 CEILING_1 = unary("Ceiling", 1, A, T, "the smallest integer >= x")
 ROUND_5 = unary("Round", 5, A, T, "the nearest integer; halves by `mode`",
                 attributes=(Attr("mode", STRING, "half_to_even", allowed=("half_to_even", "half_away_from_zero"),

@@ -44,7 +44,7 @@ def convert_shape(data, *, destination_type):
 
 
 CONVERT_1 = OpSchema(
-    "Convert", 1, category="conversion",
+    "Convert", 1, category="conversion", value_bounds="moves",
     inputs=(Port("data", "T", doc="the values to convert, any shape"),),
     outputs=(Port("output", "T_OUT", doc="data's values in destination_type, same shape"),),
     attributes=(Attr("destination_type", ELEMENT_TYPE, doc="the output element type"),),

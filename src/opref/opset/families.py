@@ -105,9 +105,9 @@ def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str, pdpd_
 
 # --- schema makers ---------------------------------------------------------------------------------
 def unary(name: str, version: int, category: str, types: Sequence[str], doc: str,
-          out: str = "T", attributes: tuple[Attr, ...] = ()) -> OpSchema:
+          out: str = "T", attributes: tuple[Attr, ...] = (), value_bounds: str | None = None) -> OpSchema:
     """An elementwise op of one input `data` whose output has the input's shape; `out` is "T"
-    (same element type) or a fixed element type ("boolean")."""
+    (same element type) or a fixed element type ("boolean"); `value_bounds` as OpSchema's."""
     def rule(data, **attrs):
         """The output has the input's shape (any rank; dynamic dims, intervals and a dynamic rank are kept)."""
         return data.shape
@@ -115,13 +115,14 @@ def unary(name: str, version: int, category: str, types: Sequence[str], doc: str
     with_signature(rule, ["data"], [a.name for a in attributes])
     return OpSchema(name, version, category=category, inputs=(Port("data", "T", doc="the input tensor, any shape"),),
                     outputs=(Port("output", out, doc="the elementwise result, in data's shape"),), attributes=attributes,
-                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc)
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds)
 
 
 def binary(name: str, version: int, category: str, types: Sequence[str], doc: str,
-           out: str = "T", attributes: tuple[Attr, ...] = (), broadcast: str = "numpy") -> OpSchema:
+           out: str = "T", attributes: tuple[Attr, ...] = (), broadcast: str = "numpy",
+           value_bounds: str | None = None) -> OpSchema:
     """An elementwise op of two inputs `a`, `b` of one element type, broadcast by `auto_broadcast`;
-    `out` is "T" or a fixed element type ("boolean")."""
+    `out` is "T" or a fixed element type ("boolean"); `value_bounds` as OpSchema's."""
     attributes = (auto_broadcast_attr(broadcast),) + tuple(attributes)
     versioned = f"{name}-{version}"
 
@@ -139,4 +140,4 @@ def binary(name: str, version: int, category: str, types: Sequence[str], doc: st
                             Port("b", "T", doc="the second operand, broadcast against a by auto_broadcast")),
                     outputs=(Port("output", out, doc="the elementwise result, in the broadcast shape"),),
                     attributes=attributes,
-                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc)
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds)

@@ -1,6 +1,5 @@
-"""Generation ops: Range-1/4, Eye-9, OneHot-1/16, RandomUniform-8, Multinomial-13 (schemas and shape rules). The
-values of a Range are computed here (`range_values`), so that the shape rule can give them when
-start, stop and step are known and the kernel computes the same thing."""
+"""Generation ops: Range-1/4, Eye-9, OneHot-1/16, RandomUniform-8, Multinomial-13 (schemas and shape rules). A
+Range's length is computed here (`range_count`, as OpenVINO counts it); its values are the kernel's."""
 from __future__ import annotations
 
 import math
@@ -9,10 +8,9 @@ import numpy as np
 
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import ALL, FLOAT, NUMERIC_BYTES, element_type
-from .helpers import check, fail, ints_of
+from .helpers import check, ints_of
 from .schema import BOOL, ELEMENT_TYPE, INT, STRING, Attr, OpSchema, Port
 
-FOLD_LIMIT = 1 << 16      # the shape rule gives a Range's value up to this many elements
 # OpenVINO cannot read f8 start/stop/step values ("Element not supported" in shape inference) and
 # misreads sub-byte ones (i4 -1 as 15): those types are left out of the inputs' constraints.
 _WIDE_FLOAT = ("f64", "f32", "f16", "bf16")
@@ -27,29 +25,6 @@ def range_count(start: float, stop: float, step: float) -> int:
     if (step > 0 and start >= stop) or (step < 0 and start <= stop):
         return 0
     return int(math.ceil(abs(stop - start) / abs(step)))
-
-
-def range_values(start, stop, step, output_type: str) -> np.ndarray:
-    """The sequence start, start + step, ... (stop excluded) of element type output_type. Integral
-    outputs truncate the inputs towards zero first and accumulate with wrap-around; floating-point
-    outputs compute start + i * step in the output type (OpenVINO's reference), each operation
-    rounded to it."""
-    t = element_type(output_type)
-    a, b, c = (float(np.asarray(v).astype(np.float64)) for v in (start, stop, step))
-    if t.is_integral:
-        a, b, c = math.trunc(a), math.trunc(b), math.trunc(c)
-    n = range_count(a, b, c)
-    if t.is_integral:
-        # the values from the exact integers (a u64 or i64 beyond 2**53 is not rounded as the count is),
-        # accumulated modulo 2**64: two's-complement wrap in every integral type
-        first, delta = (int(x.reshape(-1)[0]) if x.dtype.kind in "iub" else math.trunc(float(x.reshape(-1)[0]))
-                        for x in (np.asarray(start), np.asarray(step)))
-        i = np.arange(n, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            v = np.uint64(first % 2**64) + i * np.uint64(delta % 2**64)
-        return v.view(np.int64).astype(t.dtype)
-    first, delta = np.asarray(start).astype(t.dtype), np.asarray(step).astype(t.dtype)
-    return (first + np.arange(n).astype(t.dtype) * delta).astype(t.dtype)
 
 
 def _scalar(op, name, info):
@@ -74,9 +49,7 @@ def _range(op, start, stop, step, output_type):
               f"got {np.asarray(step.value).item()}")
     if len(vals) < 3:
         return TensorInfo(output_type, PartialShape.dynamic(1))
-    n = range_count(vals["start"], vals["stop"], vals["step"])
-    value = range_values(start.value, stop.value, step.value, output_type) if n <= FOLD_LIMIT else None
-    return TensorInfo(output_type, PartialShape([n]), value)
+    return TensorInfo(output_type, PartialShape([range_count(vals["start"], vals["stop"], vals["step"])]))
 
 
 def range_1_shape(start, stop, step):
@@ -281,7 +254,7 @@ def random_uniform_8_shape(shape, minval, maxval, *, alignment, global_seed, op_
 
 
 RANDOM_UNIFORM_8 = OpSchema(
-    "RandomUniform", 8, category="generation",
+    "RandomUniform", 8, category="generation", random=True,
     inputs=(Port("shape", "T_SHAPE", const=True, doc="1-D: the output shape"),
             Port("minval", "T_OUT", const=True, doc="scalar or [1]: the lowest value, included"),
             Port("maxval", "T_OUT", const=True, doc="scalar or [1]: the upper limit, excluded (> minval)")),
@@ -329,7 +302,7 @@ def multinomial_13_shape(probs, num_samples, *, convert_type, with_replacement, 
 
 
 MULTINOMIAL_13 = OpSchema(
-    "Multinomial", 13, category="generation",
+    "Multinomial", 13, category="generation", random=True,
     inputs=(Port("probs", "T_IN", doc="[batch_size, class_size]: per row, the (unnormalised) probabilities "
                                        "or, with log_probs, log probabilities of the classes"),
             Port("num_samples", "T_SAMPLES", const=True, doc="scalar or [1]: draws per row (>= 0)")),

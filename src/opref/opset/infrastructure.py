@@ -25,7 +25,7 @@ def same_shape(data):
 
 
 PARAMETER_1 = OpSchema(
-    "Parameter", 1, category="infrastructure", inputs=(),
+    "Parameter", 1, category="infrastructure", inputs=(), role="parameter",
     outputs=(Port("output", "T", doc="the value fed to the model at run time, of the declared shape and type"),),
     attributes=(Attr("shape", SHAPE, PartialShape.dynamic(), doc="partial shape of the model input"),
                 Attr("element_type", ELEMENT_TYPE, doc="element type of the model input")),
@@ -33,7 +33,7 @@ PARAMETER_1 = OpSchema(
     doc="A model (or body) input, fed at run time.")
 
 CONSTANT_1 = OpSchema(
-    "Constant", 1, category="infrastructure", inputs=(),
+    "Constant", 1, category="infrastructure", inputs=(), role="constant",
     outputs=(Port("output", "T", doc="the stored tensor"),),
     attributes=(Attr("element_type", ELEMENT_TYPE, doc="element type of the value"),
                 Attr("shape", SHAPE, doc="static shape of the value")),
@@ -41,7 +41,8 @@ CONSTANT_1 = OpSchema(
     doc="A tensor stored with the model (in IR: bytes `offset`..`offset+size` of the weights file).")
 
 RESULT_1 = OpSchema(
-    "Result", 1, category="infrastructure", inputs=(Port("data", "T", doc="the value the model returns"),),
+    "Result", 1, category="infrastructure", role="result",
+    inputs=(Port("data", "T", doc="the value the model returns"),),
     outputs=(Port("output", "T", doc="the same tensor, as the model's output"),),
     type_constraints={"T": ALL}, shape=same_shape, doc="A model (or body) output.")
 

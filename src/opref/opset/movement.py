@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import Dimension, PartialShape, TensorInfo
-from ..types import ALL, IDX, NUMERIC, element_type
+from ..shapes import FOLD_LIMIT, Dimension, PartialShape, TensorInfo
+from ..types import ALL, IDX, NUMERIC
 from .families import broadcast_shapes
 from .helpers import check, check_1d, ints_of, product, rank_of
-from .movement_common import T_INT, VALUE_LIMIT, _known, _scalar_like, _valued, normalize_axis
+from .movement_common import T_INT, _scalar_like, normalize_axis
 from .movement_gather import (ELEMENTS_REDUCTIONS, GATHER_1, GATHER_7, GATHER_8, GATHER_ELEMENTS_6, GATHER_ND_5,
                               GATHER_ND_8, GATHER_TREE_1, NOT_REDUCIBLE, SCATTER_ELEMENTS_UPDATE_3,
                               SCATTER_ELEMENTS_UPDATE_12, SCATTER_ND_UPDATE_3, SCATTER_ND_UPDATE_15, SCATTER_REDUCTIONS,
@@ -59,7 +59,7 @@ def transpose_shape(data, input_order):
 
 
 TRANSPOSE_1 = OpSchema(
-    "Transpose", 1, category="movement",
+    "Transpose", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to permute, of any rank"),
             Port("input_order", "T_AXIS", const=True,
                  doc="1-D permutation of [0, rank-1]: output axis i takes data axis input_order[i]; empty "
@@ -102,12 +102,11 @@ def concat_shape(data, *more_data, axis):
                   f"inputs must be equal everywhere except on the concatenation axis {axis}")
             out[j] = m
     out[a] = total
-    value = np.concatenate([np.asarray(i.value) for i in infos], axis=a) if _known(*infos) else None
-    return _valued(data, PartialShape(out), value)
+    return PartialShape(out)
 
 
 CONCAT_1 = OpSchema(
-    "Concat", 1, category="movement",
+    "Concat", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", variadic=True,
                  doc="one or more tensors of one rank, equal on every axis but the concatenation axis"),),
     outputs=(Port("output", "T", doc="the inputs joined in order along axis"),),
@@ -119,12 +118,6 @@ CONCAT_1 = OpSchema(
 
 
 # --- Split-1 / VariadicSplit-1 -----------------------------------------------------------------------------
-def _split_values(data, axis, lengths):
-    if data.value is None:
-        return [None] * len(lengths)
-    return np.split(np.asarray(data.value), np.cumsum(lengths)[:-1].tolist(), axis=axis)
-
-
 def split_shape(data, axis, *, num_splits):
     """num_splits outputs, each the data's shape with the `axis` dimension divided by num_splits. axis must be a
     scalar in [-rank, rank-1]; a static split dimension must be a multiple of num_splits, a dynamic one is
@@ -149,9 +142,7 @@ def split_shape(data, axis, *, num_splits):
         # OpenVINO scales the bounds by a float32 1/num_splits and truncates
         inv = np.float32(1.0) / np.float32(num_splits)
         part = Dimension(int(np.float32(d.lo) * inv), None if d.hi is None else int(np.float32(d.hi) * inv))
-    out = PartialShape(list(shape[:ax]) + [part] + list(shape[ax + 1:]))
-    values = _split_values(data, ax, [d.lo // num_splits] * num_splits) if d.is_static else [None] * num_splits
-    return [_valued(data, out, v) for v in values]
+    return [PartialShape(list(shape[:ax]) + [part] + list(shape[ax + 1:]))] * num_splits
 
 
 def variadic_split_shape(data, axis, split_lengths):
@@ -185,14 +176,12 @@ def variadic_split_shape(data, axis, split_lengths):
             lengths[lengths.index(-1)] = d.lo - known
         check(sum(lengths) == d.lo, op, f"split_lengths {lengths} sum to {sum(lengths)}, data dimension {ax} "
               f"is {d.lo}")
-    outs = [PartialShape(list(shape[:ax]) + [Dimension() if v == -1 else Dimension(v, v)] + list(shape[ax + 1:]))
+    return [PartialShape(list(shape[:ax]) + [Dimension() if v == -1 else Dimension(v, v)] + list(shape[ax + 1:]))
             for v in lengths]
-    values = _split_values(data, ax, lengths) if -1 not in lengths else [None] * n
-    return [_valued(data, o, v) for o, v in zip(outs, values)]
 
 
 SPLIT_1 = OpSchema(
-    "Split", 1, category="movement",
+    "Split", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to split, of rank >= 1"),
             Port("axis", "T_AXIS", const=True, doc="scalar axis to split along; negative counts from the end")),
     outputs=(Port("output", "T", variadic=True, doc="num_splits equal parts of data, in order along axis"),),
@@ -204,7 +193,7 @@ SPLIT_1 = OpSchema(
 )
 
 VARIADIC_SPLIT_1 = OpSchema(
-    "VariadicSplit", 1, category="movement",
+    "VariadicSplit", 1, category="movement", value_bounds="moves",
     # axis and split_lengths take their integer types independently (i64 axis, i32 lengths from PyTorch's split)
     inputs=(Port("data", "T", doc="the tensor to split, of rank >= 1"),
             Port("axis", "T_AXIS", const=True,
@@ -247,13 +236,11 @@ def tile_shape(data, repeats):
     n = max(len(shape), len(reps))
     dims = [Dimension(1, 1)] * (n - len(shape)) + list(shape)
     reps = (1,) * (n - len(reps)) + tuple(reps)
-    out = PartialShape([d * r for d, r in zip(dims, reps)])
-    small = _known(data) and np.size(data.value) * product(reps) <= VALUE_LIMIT
-    return _valued(data, out, np.tile(np.asarray(data.value), reps) if small else None)
+    return PartialShape([d * r for d, r in zip(dims, reps)])
 
 
 TILE_1 = OpSchema(
-    "Tile", 1, category="movement",
+    "Tile", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to repeat, of any rank"),
             Port("repeats", "T_REP", const=True, doc="1-D repeat counts per axis (>= 0), aligned to the last axes")),
     outputs=(Port("output", "T", doc="data tiled repeats[i] times along each axis"),),
@@ -332,7 +319,7 @@ def pad_12_shape(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
 
 def _pad_schema(version, shape, doc):
     return OpSchema(
-        "Pad", version, category="movement",
+        "Pad", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to pad, of any rank"),
                 Port("pads_begin", "T_INT", const=True,
                      doc="1-D, one count per data axis: elements added before the start of that axis"),
@@ -387,13 +374,7 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
                               f"data dimension {i} ({shape[i]}) cannot be broadcast to target_shape[{t}] = {target[t]}")
                     else:
                         check(target[t] == 1, op, f"scalar data: target_shape[{t}] must be 1, got {target[t]}")
-        value = None
-        if target is not None and amap is not None and _known(data) and np.ndim(data.value) == len(amap):
-            grid = [1] * len(target)
-            for i, t in enumerate(amap):
-                grid[t] = np.shape(data.value)[i]
-            value = _spread(np.reshape(data.value, grid), target)
-        return _valued(data, out, value)
+        return out
     if target is None:
         if mode == "bidirectional" and n is not None and shape.rank_is_static:
             return broadcast_shapes(op, PartialShape.dynamic(n), shape, "numpy")
@@ -405,15 +386,11 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
                 t = target[len(target) - len(shape) + i]
                 check(d.compatible(1) or d.compatible(t), op, f"data dimension {i} ({d}) cannot be broadcast to "
                       f"{t} (numpy mode: it must be 1 or {t})")
-        out = PartialShape(target)
-        value = _spread(data.value, target) if _known(data) else None
-        return _valued(data, out, value)
+        return PartialShape(target)
     if mode == "bidirectional":
         if not shape.rank_is_static:
             return PartialShape.dynamic()
-        out = broadcast_shapes(op, PartialShape(target), shape, "numpy")
-        value = _spread(data.value, out.to_shape()) if _known(data) and out.is_static else None
-        return _valued(data, out, value)
+        return broadcast_shapes(op, PartialShape(target), shape, "numpy")
     # pdpd: data aligned at axis 0 of the target; a 1 on either side stretches
     if not shape.rank_is_static:
         return PartialShape.dynamic(len(target))
@@ -428,18 +405,7 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
             m = d.merge(t)
             check(m is not None, op, f"data dimension {i} ({d}) cannot be broadcast to {t} (pdpd: 1 or {t})")
             out.append(m)
-    out = PartialShape(out)
-    value = _spread(data.value, out.to_shape()) if _known(data) and out.is_static else None
-    return _valued(data, out, value)
-
-
-def _spread(value, shape):
-    """A known value broadcast to `shape` while the result stays small enough to fold (else unknown: a
-    huge target is the kernel's business, checked against the size limit there)."""
-    n = 1
-    for d in shape:
-        n *= int(d)
-    return np.broadcast_to(value, tuple(shape)) if n <= VALUE_LIMIT else None
+    return PartialShape(out)
 
 
 def broadcast_1_shape(data, target_shape, axes_mapping=None, *, mode):
@@ -463,7 +429,7 @@ def broadcast_3_shape(data, target_shape, axes_mapping=None, *, mode):
 
 def _broadcast_schema(version, shape, modes, doc):
     return OpSchema(
-        "Broadcast", version, category="movement",
+        "Broadcast", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to replicate, of any rank"),
                 Port("target_shape", "T_SHAPE", const=True, doc="1-D target shape, values >= 0"),
                 Port("axes_mapping", "T_AXES", optional=True, const=True,
@@ -501,7 +467,7 @@ def roll_shape(data, shift, axes):
 
 
 ROLL_7 = OpSchema(
-    "Roll", 7, category="movement",
+    "Roll", 7, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to roll, of any rank"),
             Port("shift", "T_SHIFT", doc="scalar or 1-D shifts, one per axes element (a scalar applies to all); "
                                          "negative rolls toward the start"),
@@ -539,7 +505,7 @@ def reverse_shape(data, reverse_axes, *, mode):
 
 
 REVERSE_1 = OpSchema(
-    "Reverse", 1, category="movement",
+    "Reverse", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to reverse, of any rank"),
             Port("reverse_axes", "T_AXES", const=True,
                  doc="1-D: axis indices in [0, rank-1] (mode index) or one boolean per axis (mode mask)")),
@@ -575,7 +541,7 @@ def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
 
 
 REVERSE_SEQUENCE_1 = OpSchema(
-    "ReverseSequence", 1, category="movement",
+    "ReverseSequence", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor of sequences, rank >= 2"),
             Port("seq_lengths", "T_IND", doc="1-D, one length per batch_axis entry: how many leading elements "
                                              "along seq_axis to reverse")),
@@ -636,10 +602,10 @@ def unique_shape(data, axis=None, *, sorted, index_element_type, count_element_t
             out = PartialShape.dynamic(len(shape))
     infos = [TensorInfo(data.element_type, out), TensorInfo(index_element_type, PartialShape([count])),
              TensorInfo(index_element_type, PartialShape([rev])), TensorInfo(count_element_type, PartialShape([count]))]
-    if _known(data) and (axis is None or a is not None) and 0 < np.size(data.value) <= VALUE_LIMIT:
+    if data.value is not None and (axis is None or a is not None) and 0 < np.size(data.value) <= FOLD_LIMIT:
+        # the output lengths depend on the values: a known (small) data gives them exactly
         vals = unique_values(np.asarray(data.value), a, sorted)
-        types = (data.element_type, index_element_type, index_element_type, count_element_type)
-        infos = [TensorInfo(t, v.shape, v.astype(element_type(t).dtype)) for v, t in zip(vals, types)]
+        infos = [TensorInfo(i.element_type, v.shape) for i, v in zip(infos, vals)]
     return infos
 
 

@@ -3,12 +3,11 @@ GatherTree-1, ScatterUpdate-3, ScatterNDUpdate-3/15, ScatterElementsUpdate-3/12 
 rules; re-exported by movement.py)."""
 from __future__ import annotations
 
-import numpy as np
 
 from ..shapes import Dimension, PartialShape
 from ..types import ALL, IDX, NUMERIC_BYTES
 from .helpers import check, ints_of
-from .movement_common import T_INT, _known, _scalar_like, _valued, normalize_axis
+from .movement_common import T_INT, _scalar_like, normalize_axis
 from .schema import BOOL, INT, STRING, Attr, OpSchema, Port
 
 
@@ -41,15 +40,7 @@ def _gather(op, data, indices, axis, batch_dims, negative):
         shape = PartialShape(out)
     else:
         shape = PartialShape.dynamic()
-    value = None
-    if ax is not None and b == 0 and _known(data, indices) and shape.is_static:
-        x, idx = np.asarray(data.value), np.asarray(indices.value).astype(np.int64)
-        n = x.shape[ax]
-        if negative:
-            idx = np.where(idx < 0, idx + n, idx)
-        if np.all((idx >= 0) & (idx < n)):
-            value = np.take(x, idx, axis=ax)
-    return _valued(data, shape, value)
+    return shape
 
 
 def gather_1_shape(data, indices, axis):
@@ -78,7 +69,7 @@ def gather_8_shape(data, indices, axis, *, batch_dims):
 
 def _gather_schema(version, shape, attrs, doc):
     return OpSchema(
-        "Gather", version, category="movement",
+        "Gather", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to take slices from, of rank >= 1"),
                 Port("indices", "T_IND", doc="indices into data's axis dimension, of any shape" +
                      ("; negative counts from the end" if version >= 8 else "")),
@@ -124,7 +115,7 @@ def gather_elements_shape(data, indices, *, axis):
 
 
 GATHER_ELEMENTS_6 = OpSchema(
-    "GatherElements", 6, category="movement",
+    "GatherElements", 6, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to take elements from, of rank >= 1"),
             Port("indices", "T_IND", doc="indices along axis, of data's rank and equal to it on every other axis")),
     outputs=(Port("output", "T", doc="one data element per index, of the indices' shape"),),
@@ -182,7 +173,7 @@ def gather_nd_8_shape(data, indices, *, batch_dims):
 
 def _gather_nd_schema(version, shape, doc):
     return OpSchema(
-        "GatherND", version, category="movement",
+        "GatherND", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to take elements or slices from, of rank > batch_dims"),
                 Port("indices", "T_IND", doc="index tuples in its last axis (of length K <= rank(data) - batch_dims); "
                                               "negative counts from the end")),
@@ -224,21 +215,11 @@ def scatter_update_shape(data, indices, updates, axis):
     elif ds.rank_is_static and is_.rank_is_static and updates.shape.rank_is_static:
         check(len(updates.shape) == len(ds) + len(is_) - 1, op, f"updates must have rank {len(ds) + len(is_) - 1} "
               f"(data rank + indices rank - 1), got {updates.shape}")
-    value = None
-    if a is not None and _known(data, indices, updates):
-        x = np.array(data.value)
-        ax = a[0] + x.ndim if a[0] < 0 else a[0]
-        idx = np.asarray(indices.value).astype(np.int64).reshape(-1)
-        u = np.asarray(updates.value).reshape(x.shape[:ax] + (idx.size,) + x.shape[ax + 1:])
-        idx = np.where(idx < 0, idx + x.shape[ax], idx)
-        if np.all((idx >= 0) & (idx < x.shape[ax])):        # else the kernel says which one
-            np.moveaxis(x, ax, 0)[idx] = np.moveaxis(u, ax, 0)
-            value = x
-    return _valued(data, ds, value)
+    return ds
 
 
 SCATTER_UPDATE_3 = OpSchema(
-    "ScatterUpdate", 3, category="movement",
+    "ScatterUpdate", 3, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to update, of rank >= 1"),
             Port("indices", "T_IND", doc="indices along axis of the slices to replace, of any shape; "
                                          "negative counts from the end"),
@@ -267,16 +248,7 @@ def _scatter_nd(op, data, indices, updates, reduction):
         k = is_[len(is_) - 1].lo
         check(k <= len(ds), op, f"index tuples of length {k} address more than the {len(ds)} axes of data {ds}")
         _check_updates(op, list(is_[:len(is_) - 1]) + list(ds[k:]), updates)
-    value = None
-    if reduction == "none" and _known(data, indices, updates):
-        x = np.array(data.value)
-        k = np.shape(indices.value)[-1]
-        idx = np.asarray(indices.value).astype(np.int64).reshape(-1, k)
-        idx = np.where(idx < 0, idx + np.array(x.shape[:k], np.int64), idx)
-        if np.all((idx >= 0) & (idx < np.array(x.shape[:k], np.int64))):   # else the kernel says which one
-            x[tuple(idx.T)] = np.asarray(updates.value).reshape((-1,) + x.shape[k:])
-            value = x
-    return _valued(data, ds, value)
+    return ds
 
 
 def scatter_nd_update_3_shape(data, indices, updates):
@@ -295,7 +267,7 @@ def scatter_nd_update_15_shape(data, indices, updates, *, reduction):
 
 def _scatter_nd_schema(version, shape, attrs, doc):
     return OpSchema(
-        "ScatterNDUpdate", version, category="movement",
+        "ScatterNDUpdate", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to update, of rank >= 1"),
                 Port("indices", "T_IND", doc="index tuples of length K <= rank(data) in the last axis; negative "
                                               "counts from the end"),
@@ -350,7 +322,7 @@ def scatter_elements_update_12_shape(data, indices, updates, axis, *, reduction,
 
 def _scatter_elements_schema(version, shape, attrs, doc):
     return OpSchema(
-        "ScatterElementsUpdate", version, category="movement",
+        "ScatterElementsUpdate", version, category="movement", value_bounds="moves",
         inputs=(Port("data", "T", doc="the tensor to update, of any rank"),
                 Port("indices", "T_IND", doc="positions along axis, of data's rank; negative counts from the end"),
                 Port("updates", "T", doc="one value per index, of the indices' shape"),
@@ -399,7 +371,7 @@ def gather_tree_shape(step_ids, parent_ids, max_seq_len, end_token):
 
 
 GATHER_TREE_1 = OpSchema(
-    "GatherTree", 1, category="movement",
+    "GatherTree", 1, category="movement", value_bounds="moves",
     inputs=(Port("step_ids", "T", doc="[MAX_TIME, BATCH_SIZE, BEAM_WIDTH]: the token chosen at each step per beam"),
             Port("parent_ids", "T", doc="[MAX_TIME, BATCH_SIZE, BEAM_WIDTH]: the beam each step's token extends"),
             Port("max_seq_len", "T", doc="[BATCH_SIZE]: the length of each batch entry's sequences"),

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import ALL
 from .helpers import check, check_1d, ints_of, rank_of
-from .movement_common import T_INT, _known, _valued, normalize_axis
+from .movement_common import T_INT, normalize_axis
 from .schema import INTS, Attr, OpSchema, Port
 
 INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
@@ -181,17 +180,11 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
                 out.append(Dimension(0, d.hi))
             k += 1
     out += list(shape[k:])
-    result = PartialShape(out)
-    value = None
-    if _known(data) and b is not None and e is not None and s is not None:
-        value = np.asarray(data.value)[strided_slice_index(
-            np.shape(data.value), b, e, s, begin_mask=begin_mask, end_mask=end_mask, new_axis_mask=new_axis_mask,
-            shrink_axis_mask=shrink_axis_mask, ellipsis_mask=ellipsis_mask)]
-    return _valued(data, result, value)
+    return PartialShape(out)
 
 
 STRIDED_SLICE_1 = OpSchema(
-    "StridedSlice", 1, category="movement",
+    "StridedSlice", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to slice, of any rank"),
             Port("begin", "T_IND", const=True, doc="1-D start index per slicing entry; negative counts from the end"),
             Port("end", "T_IND", const=True, doc="1-D stop index (exclusive) per entry, begin's length; "
@@ -256,10 +249,7 @@ def _slice(op, data, start, stop, step, axes):
             out[a] = sliced_dim(d, b[i], e[i], s[i])
         else:
             out[a] = Dimension(0, shape[a].hi)
-    value = None
-    if _known(data) and b is not None and e is not None and s is not None:
-        value = np.asarray(data.value)[slice_index(np.shape(data.value), b, e, s, ax)]
-    return PartialShape(out), empty, value
+    return PartialShape(out), empty
 
 
 def slice_shape(data, start, stop, step, axes=None):
@@ -268,12 +258,11 @@ def slice_shape(data, start, stop, step, axes=None):
     gives ?). start, stop, step and axes are 1-D of one length, at most the data rank; steps are non-zero;
     axes lie in [-rank, rank-1] and are unique. Unknown bounds give [0, hi] on the sliced axes (on every axis
     when the axes are unknown). Known small data values are sliced."""
-    out, _, value = _slice("Slice-8", data, start, stop, step, axes)
-    return _valued(data, out, value)
+    return _slice("Slice-8", data, start, stop, step, axes)[0]
 
 
 SLICE_8 = OpSchema(
-    "Slice", 8, category="movement",
+    "Slice", 8, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to slice, of any rank"),
             Port("start", "T_IND", const=True, doc="1-D start index per sliced axis; negative counts from the end"),
             Port("stop", "T_IND", const=True, doc="1-D stop index (exclusive) per sliced axis; negative counts "
@@ -297,7 +286,7 @@ def slice_scatter_shape(data, updates, start, stop, step, axes=None):
     shape = data.shape
     if not shape.rank_is_static and updates.shape.rank_is_static:   # (OpenVINO takes the rank from updates)
         shape = PartialShape.dynamic(len(updates.shape))
-    sliced, empty, _ = _slice(op, TensorInfo(data.element_type, shape), start, stop, step, axes)
+    sliced, empty = _slice(op, TensorInfo(data.element_type, shape), start, stop, step, axes)
     empty = empty if updates.shape.rank_is_static else set()
     check(not empty and sliced.compatible(updates.shape), op, f"updates {updates.shape} must have the shape of the "
           f"slice {sliced}{' (empty on axes ' + str(sorted(empty)) + ')' if empty else ''}")
@@ -305,7 +294,7 @@ def slice_scatter_shape(data, updates, start, stop, step, axes=None):
 
 
 SLICE_SCATTER_15 = OpSchema(
-    "SliceScatter", 15, category="movement",
+    "SliceScatter", 15, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to update, of any rank"),
             Port("updates", "T", doc="the values written into the slice, of the slice's shape"),
             Port("start", "T_IND", const=True, doc="1-D start index per sliced axis; negative counts from the end"),

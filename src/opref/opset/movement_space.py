@@ -96,7 +96,7 @@ def batch_to_space_shape(data, block_shape, crops_begin, crops_end):
 
 
 SPACE_TO_BATCH_2 = OpSchema(
-    "SpaceToBatch", 2, category="movement",
+    "SpaceToBatch", 2, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor [N, D1, ...], rank >= 2"),
             Port("block_shape", "T_INT", const=True,
                  doc="1-D block size per data axis, >= 1, the first (batch) 1"),
@@ -109,7 +109,7 @@ SPACE_TO_BATCH_2 = OpSchema(
 )
 
 BATCH_TO_SPACE_2 = OpSchema(
-    "BatchToSpace", 2, category="movement",
+    "BatchToSpace", 2, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor [N, D1, ...], rank >= 2, N a multiple of prod(block_shape)"),
             Port("block_shape", "T_INT", const=True,
                  doc="1-D block size per data axis, >= 1, the first (batch) 1"),
@@ -162,7 +162,7 @@ _BLOCK_ATTRS = (Attr("block_size", INT, 1, doc="size of the spatial block"),
                      doc="blocks_first: depth is [block, block, ..., C']; depth_first: [C', block, block, ...]"))
 
 DEPTH_TO_SPACE_1 = OpSchema(
-    "DepthToSpace", 1, category="movement",
+    "DepthToSpace", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="[N, C, D1, ..., DK], rank >= 3, C a multiple of block_size^K"),),
     outputs=(Port("output", "T", doc="[N, C / block_size^K, D1 * block_size, ..., DK * block_size]"),),
     attributes=_BLOCK_ATTRS, type_constraints={"T": ALL}, shape=depth_to_space_shape,
@@ -170,7 +170,7 @@ DEPTH_TO_SPACE_1 = OpSchema(
 )
 
 SPACE_TO_DEPTH_1 = OpSchema(
-    "SpaceToDepth", 1, category="movement",
+    "SpaceToDepth", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="[N, C, D1, ..., DK], rank >= 3, each Di a multiple of block_size"),),
     outputs=(Port("output", "T", doc="[N, C * block_size^K, D1 / block_size, ..., DK / block_size]"),),
     attributes=_BLOCK_ATTRS, type_constraints={"T": ALL}, shape=space_to_depth_shape,
@@ -223,7 +223,7 @@ def col2im_shape(data, output_size, kernel_size, *, strides, dilations, pads_beg
 
 
 COL2IM_15 = OpSchema(
-    "Col2Im", 15, category="movement",
+    "Col2Im", 15, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="sliding blocks [N, C*kh*kw, L] or unbatched [C*kh*kw, L], L the block count"),
             Port("output_size", "T_IDX", const=True, doc="1-D [H, W], the image's spatial size, > 0"),
             Port("kernel_size", "T_IDX", const=True, doc="1-D [kh, kw], the block size, > 0")),
@@ -274,7 +274,7 @@ def extract_image_patches_shape(data, *, sizes, strides, rates, auto_pad):
 
 
 EXTRACT_IMAGE_PATCHES_3 = OpSchema(
-    "ExtractImagePatches", 3, category="movement",
+    "ExtractImagePatches", 3, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the image [N, C, H, W]"),),
     outputs=(Port("output", "T", doc="[N, sizes[0]*sizes[1]*C, out_h, out_w], one flattened patch per output pixel"),),
     attributes=(Attr("sizes", INTS, doc="patch size [rows, cols]"),
@@ -307,7 +307,7 @@ def shuffle_channels_shape(data, *, axis, group):
 
 
 SHUFFLE_CHANNELS_1 = OpSchema(
-    "ShuffleChannels", 1, category="movement",
+    "ShuffleChannels", 1, category="movement", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor of rank >= 1 whose axis dimension holds the channels"),),
     outputs=(Port("output", "T", doc="data with the channels along axis reordered"),),
     attributes=(Attr("axis", INT, 1, doc="the channel axis; negative counts from the end"),

@@ -177,7 +177,28 @@ class OpSchema:
     # a state op's partner (ReadValue-6 <-> Assign-6): neither is a valid model alone, so a one-op model
     # writes both, sharing the variable (a ReadValue's Assign takes its output; an Assign's ReadValue its input)
     partner: str | None = None
+    # the op's part in a graph, for the reader, writer, executor and inference (which name no op):
+    # "parameter" (a graph input), "constant" (its value is in the weights), "result" (a graph output),
+    # "read_variable" / "assign_variable" (a stateful model's ReadValue / Assign); None: a computation
+    role: str | None = None
+    # its output is drawn from a random stream (RandomUniform, Multinomial): never taken as fixed by
+    # the inputs' values when a run plan is prepared
+    random: bool = False
+    # how whole-graph inference passes known bounds of integer values through the op (runtime/infer.py):
+    # "shape": the output is its input's shape (ShapeOf): the bounds of its dims;
+    # "moves": values are only moved, selected or converted: the op at the lower bounds gives the lower
+    #     bound, at the upper the upper (movement and shape ops, Convert);
+    # "monotonic": elementwise and monotonic in each input: the extremes lie at the corners of the inputs'
+    #     bounds (Add, Multiply, Maximum, Floor, ...);
+    # "quotient": monotonic as long as the divisor's interval excludes 0 (Divide);
+    # None: no bounds (FloorMod/Mod are not monotonic, and most ops never compute shapes)
+    value_bounds: str | None = None
     opsets: tuple[str, ...] = ()      # filled in by the registry from the opset table
+
+    @property
+    def stateful(self) -> bool:
+        """Reads or writes a model variable: its output is not fixed by its inputs (never folded)."""
+        return self.role in ("read_variable", "assign_variable")
 
     @property
     def versioned_name(self) -> str:

@@ -4,10 +4,8 @@ Shape rules follow OpenVINO's (src/core/shape_inference/include/<op>_shape_infer
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..shapes import Dimension, PartialShape, TensorInfo
-from ..types import ALL, IDX, element_type
+from ..types import ALL, IDX
 from .helpers import check, fail, ints_of, product, rank_of
 from .movement import T_INT
 from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
@@ -81,7 +79,7 @@ def reshape_shape(data, target_shape, *, special_zero):
 
 
 RESHAPE_1 = OpSchema(
-    "Reshape", 1, category="shape",
+    "Reshape", 1, category="shape", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to reshape, of any shape"),
             Port("target_shape", "T_SHAPE", const=True,
                  doc="1-D new shape: values >= 0, at most one -1 (inferred), 0 copies with special_zero")),
@@ -95,28 +93,23 @@ RESHAPE_1 = OpSchema(
 
 # --- ShapeOf-1 / ShapeOf-3 ----------------------------------------------------------------------------
 def _shape_of(op, data, output_type):
+    # (the value, the dims, is whole-graph inference's: the schema's value_bounds="shape")
     shape = data.shape
-    if shape.is_static:      # the value is known: whole-graph inference folds shape sub-graphs
-        dims = shape.to_shape()
-        return TensorInfo(output_type, PartialShape([len(dims)]),
-                          np.asarray(dims, dtype=np.int64).astype(element_type(output_type).dtype))
     return TensorInfo(output_type, PartialShape([len(shape)]) if shape.rank_is_static else PartialShape.dynamic(1))
 
 
 def shape_of_1_shape(data):
-    """A 1-D i64 output of length rank(data) (of unknown length for an unknown rank); for a static data shape
-    its value, the dimensions, is known."""
+    """A 1-D i64 output of length rank(data) (of unknown length for an unknown rank)."""
     return _shape_of("ShapeOf-1", data, "i64")
 
 
 def shape_of_3_shape(data, *, output_type):
-    """A 1-D output of output_type and length rank(data) (of unknown length for an unknown rank); for a static
-    data shape its value, the dimensions, is known."""
+    """A 1-D output of output_type and length rank(data) (of unknown length for an unknown rank)."""
     return _shape_of("ShapeOf-3", data, output_type)
 
 
 SHAPE_OF_1 = OpSchema(
-    "ShapeOf", 1, category="shape",
+    "ShapeOf", 1, category="shape", value_bounds="shape",
     inputs=(Port("data", "T", doc="any tensor; only its shape is read"),),
     outputs=(Port("output", "i64", doc="1-D: the dimensions of data"),),
     type_constraints={"T": ALL},
@@ -126,7 +119,7 @@ SHAPE_OF_1 = OpSchema(
 
 # v3 adds the output element type.
 SHAPE_OF_3 = OpSchema(
-    "ShapeOf", 3, category="shape",
+    "ShapeOf", 3, category="shape", value_bounds="shape",
     inputs=(Port("data", "T", doc="any tensor; only its shape is read"),),
     outputs=(Port("output", "T_OUT", doc="1-D: the dimensions of data"),),
     attributes=(Attr("output_type", ELEMENT_TYPE, "i64", allowed=IDX, doc="i32 or i64"),),
@@ -202,7 +195,7 @@ def squeeze_15_shape(data, axes=None, *, allow_axis_skip):
 
 
 SQUEEZE_1 = OpSchema(
-    "Squeeze", 1, category="shape",
+    "Squeeze", 1, category="shape", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to squeeze, of any rank"),
             Port("axes", "T_INT", optional=True, const=True,
                  doc="scalar or 1-D axes to remove; negative counts from the end (absent: every 1)")),
@@ -214,7 +207,7 @@ SQUEEZE_1 = OpSchema(
 
 # v15 adds allow_axis_skip: a dynamic dim that may be 1 at an axis gives a dynamic rank.
 SQUEEZE_15 = OpSchema(
-    "Squeeze", 15, category="shape",
+    "Squeeze", 15, category="shape", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to squeeze, of any rank"),
             Port("axes", "T_INT", optional=True, const=True,
                  doc="scalar or 1-D axes to remove; negative counts from the end (absent: every 1)")),
@@ -261,7 +254,7 @@ def unsqueeze_shape(data, axes):
 
 
 UNSQUEEZE_1 = OpSchema(
-    "Unsqueeze", 1, category="shape",
+    "Unsqueeze", 1, category="shape", value_bounds="moves",
     inputs=(Port("data", "T", doc="the tensor to expand, of any rank"),
             Port("axes", "T_INT", const=True,
                  doc="scalar or 1-D axes of the output to insert 1s at; negative counts from the output's end")),

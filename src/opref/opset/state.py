@@ -83,7 +83,7 @@ _ID = Attr("variable_id", STRING, doc="identifier of the variable (a non-empty s
                                       "Assign with the same one read and write the same variable")
 
 READ_VALUE_3 = OpSchema(
-    "ReadValue", 3, category="state",
+    "ReadValue", 3, category="state", role="read_variable",
     inputs=(Port("init_value", "T", doc="the variable's value on the first run and after a reset; gives the "
                                         "variable its type and shape"),),
     outputs=(Port("output", "T", doc="the variable's current value, of init_value's type and shape"),),
@@ -93,7 +93,7 @@ READ_VALUE_3 = OpSchema(
     partner="Assign-3")
 
 READ_VALUE_6 = OpSchema(
-    "ReadValue", 6, category="state",
+    "ReadValue", 6, category="state", role="read_variable",
     inputs=(Port("init_value", "T", optional=True,
                  doc="the variable's value on the first run and after a reset (without it: zeros)"),),
     outputs=(Port("output", "T", doc="the variable's current value, of variable_type and variable_shape"),),
@@ -109,7 +109,7 @@ READ_VALUE_6 = OpSchema(
 
 def _assign(version: int, variable: str) -> OpSchema:
     return OpSchema(
-        "Assign", version, category="state",
+        "Assign", version, category="state", role="assign_variable",
         inputs=(Port("new_value", "T", doc="the value the variable takes for the next run"),),
         outputs=(Port("output", "T", doc="new_value, passed through"),),
         attributes=(_ID,), type_constraints={"T": ALL}, shape=_assign_shape(f"Assign-{version}"),

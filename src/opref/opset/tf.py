@@ -115,7 +115,7 @@ def batch_to_space_nd(g, input, block_shape, crops):
 
 
 SPACE_TO_BATCH_ND = OpSchema(
-    "SpaceToBatchND", None, category="movement", domain="tf",
+    "SpaceToBatchND", None, category="movement", value_bounds="moves", domain="tf",
     inputs=(Port("input", "T", doc="[batch, spatial_1..spatial_M, rest...], rank >= 1 + M"),
             Port("block_shape", "Tblock_shape", const=True, doc="1-D [M] block size per spatial dimension, >= 1"),
             Port("paddings", "Tpaddings", const=True,
@@ -127,7 +127,7 @@ SPACE_TO_BATCH_ND = OpSchema(
 )
 
 BATCH_TO_SPACE_ND = OpSchema(
-    "BatchToSpaceND", None, category="movement", domain="tf",
+    "BatchToSpaceND", None, category="movement", value_bounds="moves", domain="tf",
     inputs=(Port("input", "T", doc="[batch, spatial_1..spatial_M, rest...], rank >= 1 + M, batch a multiple "
                                     "of prod(block_shape)"),
             Port("block_shape", "Tblock_shape", const=True, doc="1-D [M] block size per spatial dimension, >= 1"),
@@ -189,7 +189,7 @@ def tf_depth_to_space(g, input, *, block_size, data_format):
 
 
 TF_DEPTH_TO_SPACE = OpSchema(
-    "DepthToSpace", None, category="movement", domain="tf",
+    "DepthToSpace", None, category="movement", value_bounds="moves", domain="tf",
     inputs=(Port("input", "T", doc="4-D image in data_format (NCHW_VECT_C: 5-D int8 [N, C/4, H, W, 4]); depth a "
                                     "multiple of block_size^2"),),
     outputs=(Port("output", "T", doc="the image in the same layout, depth / block_size^2 and H, W times block_size"),),

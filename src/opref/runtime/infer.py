@@ -11,13 +11,11 @@ from typing import Mapping
 
 import numpy as np
 
-from ..errors import ModelError, OprefError
-from ..shapes import Dimension, PartialShape, TensorInfo
+from ..errors import InternalError, ModelError, OprefError
+from ..shapes import FOLD_LIMIT, Dimension, PartialShape, TensorInfo
 from ..types import ELEMENT_TYPES, element_type, tagged
 from .graph import Graph, Node, parameter_info
 
-FOLD_LIMIT = 1 << 12     # outputs up to this many elements are computed during inference when all
-                         # inputs are known (shape sub-graphs: ShapeOf -> Gather -> Concat -> Reshape)
 
 Infos = dict  # (id(node), output index) -> TensorInfo
 
@@ -81,10 +79,10 @@ def failed_outputs(node: Node, inputs: list[TensorInfo | None]) -> list[TensorIn
 def infer_node(node: Node, inputs: list[TensorInfo | None], *, strict: bool = True,
                failures: dict | None = None, scope: tuple[str, ...] = ()) -> list[TensorInfo]:
     from . import subgraph
-    from .ops import execute
-    if node.schema.name == "Constant":
+    role = node.schema.role
+    if role == "constant":
         return [TensorInfo(node.attrs["element_type"], node.attrs["shape"], node.value)]
-    if node.schema.name == "Parameter":
+    if role == "parameter":
         return [parameter_info(node)]
     if node.bodies:
         if strict:
@@ -92,16 +90,32 @@ def infer_node(node: Node, inputs: list[TensorInfo | None], *, strict: bool = Tr
         inner = scope + (node.name,)
         return subgraph.infer(node, inputs, lambda body, feed: infer_graph(
             body, feed, strict=False, failures=failures, scope=inner))
-    outs = _infer_with_bounds(node, inputs)
+    return infer_call(node.schema, node.attrs, inputs)
+
+
+def infer_call(schema, attrs, inputs: list[TensorInfo | None]) -> list[TensorInfo]:
+    """One op's outputs (attributes already bound): its shape rule, run also at the bounds of a
+    shape-giving input known only by its bounds; then, when every input's value is known and the
+    outputs are small, their values by running the kernel (the one place values are folded: a shape
+    rule gives shapes); else the value bounds the schema's `value_bounds` says how to pass."""
+    from .ops import execute
+    outs = _infer_with_bounds(schema, attrs, inputs)
     # a variable's value is not its initial value after the first run: ReadValue/Assign are never folded
     known = all(i is None or i.value is not None for i in inputs) and any(i is not None for i in inputs) \
-        and node.schema.category != "state"
+        and not schema.stateful
     if known and all(o.value is None for o in outs) and _small(outs):
-        values = execute(node.schema, [None if i is None else tagged(np.asarray(i.value), i.element_type)
-                                        for i in inputs], node.attrs)
+        try:
+            values = execute(schema, [None if i is None else tagged(np.asarray(i.value), i.element_type)
+                                      for i in inputs], attrs)
+        except InternalError:
+            raise
+        except OprefError:
+            # the kernel refuses these values (an index out of range, a ratio the spec forbids): the
+            # shapes stand, the value stays unknown, and running the layer reports the error
+            return outs
         return [TensorInfo(o.element_type, o.shape, v) for o, v in zip(outs, values)]
     if not known and all(o.value is None for o in outs):
-        return _propagate_bounds(node, inputs, outs)
+        return _propagate_bounds(schema, attrs, inputs, outs)
     return outs
 
 
@@ -111,14 +125,12 @@ def _small(outs) -> bool:
 
 
 # --- value bounds ------------------------------------------------------------------------------------
-# Like OpenVINO's evaluate_lower/evaluate_upper: ShapeOf gives the bounds of its input's dims; ops that
-# only move values (movement, shape, Convert) map lower to lower and upper to upper; elementwise
-# arithmetic takes the extremes over the bounds of its inputs. A shape rule that needs a value known
-# only by its bounds is evaluated at both, and the two shapes give each dim's interval.
+# Like OpenVINO's evaluate_lower/evaluate_upper, as each schema's `value_bounds` declares: ShapeOf gives
+# the bounds of its input's dims; ops that only move values map lower to lower and upper to upper;
+# monotonic elementwise arithmetic takes the extremes over the corners of its inputs' bounds. A shape
+# rule that needs a value known only by its bounds is evaluated at both, and the two shapes give each
+# dim's interval.
 INF = 1 << 40                 # an upper bound at or beyond this is unbounded
-# monotonic in each input, so the extremes lie at the corners (Divide only by an interval without 0;
-# FloorMod/Mod are not monotonic: their corners are not their bounds, so they give none)
-_INTERVAL_OPS = ("Add", "Subtract", "Multiply", "Divide", "Maximum", "Minimum", "Floor")
 
 
 def _bounds_of(info: TensorInfo | None):
@@ -130,34 +142,33 @@ def _bounds_of(info: TensorInfo | None):
     return info.bounds
 
 
-def _propagate_bounds(node: Node, inputs, outs):
+def _propagate_bounds(s, attrs, inputs, outs):
     from .ops import execute
-    if any(o.element_type not in ("i32", "i64", "u32", "u64", "i16", "u16", "i8", "u8") for o in outs) or not _small(outs):
+    how = s.value_bounds
+    if how is None or any(o.element_type not in _INTEGERS for o in outs) or not _small(outs):
         return outs
-    s = node.schema
-    if s.name == "ShapeOf":
+    if how == "shape":
         shape = inputs[0].shape
         if not shape.rank_is_static:
             return outs
         lo = np.array([d.lo for d in shape], np.int64)
         hi = np.array([INF if d.hi is None else d.hi for d in shape], np.int64)
-        return [TensorInfo(outs[0].element_type, outs[0].shape, bounds=(lo, hi))]
+        return [_bounded(outs[0], lo, hi)]
     ins = [_bounds_of(i) for i in inputs]
     if any(i is not None and b is None for i, b in zip(inputs, ins)):
         return outs
     try:
-        if s.category in ("movement", "shape") or s.name == "Convert":
-            lo = execute(s, [None if b is None else _as(b[0], i) for b, i in zip(ins, inputs)], node.attrs)
-            hi = execute(s, [None if b is None else _as(b[1], i) for b, i in zip(ins, inputs)], node.attrs)
-        elif s.name in _INTERVAL_OPS and len(inputs) <= 2 and not (
-                s.name == "Divide" and np.any((ins[1][0] <= 0) & (ins[1][1] >= 0))):
-            lo, hi = _corners(s, node.attrs, ins, outs[0].element_type)
+        if how == "moves":
+            lo = execute(s, [None if b is None else _as(b[0], i) for b, i in zip(ins, inputs)], attrs)
+            hi = execute(s, [None if b is None else _as(b[1], i) for b, i in zip(ins, inputs)], attrs)
+        elif how == "monotonic" or (how == "quotient" and not np.any((ins[1][0] <= 0) & (ins[1][1] >= 0))):
+            lo, hi = _corners(s, attrs, ins, outs[0].element_type)
         else:
             return outs
     except (OprefError, ValueError, TypeError, IndexError, OverflowError, FloatingPointError):
         return outs
-    if s.name == "Convert":
-        # a bound the output type cannot hold would wrap (2**40 -> 0 in i32: [?] became [0]): unbounded
+    if how == "moves" and outs[0].element_type != inputs[0].element_type:
+        # (Convert) a bound the output type cannot hold would wrap (2**40 -> 0 in i32: [?] became [0]): unbounded
         # stays unbounded, any other unrepresentable bound gives no bounds at all
         src_lo, src_hi = (np.asarray(b, np.int64) for b in ins[0])
         lo0, hi0 = np.asarray(lo[0]).astype(np.int64), np.asarray(hi[0]).astype(np.int64)
@@ -170,8 +181,15 @@ def _propagate_bounds(node: Node, inputs, outs):
         # an i32/u32 value at its type's maximum is an unbounded one clamped on the way in (_as)
         top = INF if o.element_type not in ("i32", "u32") else int(np.iinfo(element_type(o.element_type).dtype).max)
         h = np.where((h < l) | (h >= min(INF, top)), INF, h)
-        result.append(TensorInfo(o.element_type, o.shape, bounds=(l, h)))
+        result.append(_bounded(o, l, h))
     return result
+
+
+def _bounded(o: TensorInfo, lo, hi) -> TensorInfo:
+    """o with value bounds lo, hi; bounds that meet are its value (a static shape's ShapeOf)."""
+    if np.array_equal(lo, hi):
+        return TensorInfo(o.element_type, o.shape, lo.astype(element_type(o.element_type).dtype))
+    return TensorInfo(o.element_type, o.shape, bounds=(lo, hi))
 
 
 def _corners(s, attrs, ins, out_type):
@@ -208,11 +226,10 @@ def _as(a, info: TensorInfo):
     return a
 
 
-def _infer_with_bounds(node: Node, inputs):
+def _infer_with_bounds(s, attrs, inputs):
     """The shape rule; where a shape-giving input is known only by its bounds, the rule is also run at
     the lower and the upper bound and each output dim becomes the interval between the two."""
-    s = node.schema
-    outs = s.infer(inputs, node.attrs)
+    outs = s.infer(inputs, attrs)
     ports = s.ports_for(len(inputs))
     bounded = [k for k, (p, i) in enumerate(zip(ports, inputs))
                if p.const and p.bounds and i is not None and i.value is None and i.bounds is not None]
@@ -230,7 +247,7 @@ def _infer_with_bounds(node: Node, inputs):
                 b = i.bounds[side]
                 ins[k] = TensorInfo(i.element_type, i.shape, np.asarray(b, np.int64) if side and np.any(
                     np.asarray(b) >= INF) else _as(b, i))
-            at.append(s.infer(ins, node.attrs))
+            at.append(s.infer(ins, attrs))
     except (OprefError, ValueError, TypeError, OverflowError):
         return outs
     # a dim computed from an unbounded value (INF // 2 + 1 for RDFT) is unbounded too
@@ -295,7 +312,7 @@ def _memo_key(node: Node, ins: list[TensorInfo | None]):
     and its inputs' element types and shapes (no input values or bounds, no body, not a Constant or
     Parameter): a hashable key, else None. The attributes' types are part of the key (True == 1)."""
     s = node.schema
-    if s.name in ("Constant", "Parameter") or node.bodies:
+    if s.role in ("constant", "parameter") or node.bodies:
         return None
     key = [s]
     valued = unvalued = False
@@ -337,6 +354,7 @@ def _memo_key(node: Node, ins: list[TensorInfo | None]):
 
 
 _KEYED = (int, str, bool, PartialShape)
+_INTEGERS = frozenset(("i32", "i64", "u32", "u64", "i16", "u16", "i8", "u8"))
 _CONST_PORTS: dict = {}
 
 

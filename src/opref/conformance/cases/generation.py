@@ -9,7 +9,8 @@ import itertools
 
 import numpy as np
 
-from ...opset.generation import EYE_TYPES, ONE_HOT_VALUES, RANDOM_TYPES, RANGE_1_TYPES, RANGE_4_INPUTS, range_values
+from ...opset.generation import EYE_TYPES, ONE_HOT_VALUES, RANDOM_TYPES, RANGE_1_TYPES, RANGE_4_INPUTS
+from ...runtime.kernels.generation import range_values
 from ...types import FLOAT
 from ...shapes import PartialShape
 from ...types import NUMERIC_BYTES, element_type, element_type_of

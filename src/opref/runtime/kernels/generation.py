@@ -1,12 +1,37 @@
-"""Generation kernels: Range-1/4 (the arithmetic lives with the shape rule, opset/generation.py),
+"""Generation kernels: Range-1/4 (its length counted as the shape rule counts it, opset/generation.py),
 Eye-9, OneHot-1/16, RandomUniform-8 and Multinomial-13 (their generators in random.py)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ...opset.generation import range_values
+from ...opset.generation import range_count
 from .random import mt19937_seed_seq, philox, pytorch_unit, tensorflow_unit
 from ...types import element_type, element_type_of
+
+
+def range_values(start, stop, step, output_type: str) -> np.ndarray:
+    """The sequence start, start + step, ... (stop excluded) of element type output_type. Integral
+    outputs truncate the inputs towards zero first and accumulate with wrap-around; floating-point
+    outputs compute start + i * step in the output type (OpenVINO's reference), each operation
+    rounded to it."""
+    t = element_type(output_type)
+    a, b, c = (float(np.asarray(v).astype(np.float64)) for v in (start, stop, step))
+    if t.is_integral:
+        a, b, c = math.trunc(a), math.trunc(b), math.trunc(c)
+    n = range_count(a, b, c)
+    if t.is_integral:
+        # the values from the exact integers (a u64 or i64 beyond 2**53 is not rounded as the count is),
+        # accumulated modulo 2**64: two's-complement wrap in every integral type
+        first, delta = (int(x.reshape(-1)[0]) if x.dtype.kind in "iub" else math.trunc(float(x.reshape(-1)[0]))
+                        for x in (np.asarray(start), np.asarray(step)))
+        i = np.arange(n, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            v = np.uint64(first % 2**64) + i * np.uint64(delta % 2**64)
+        return v.view(np.int64).astype(t.dtype)
+    first, delta = np.asarray(start).astype(t.dtype), np.asarray(step).astype(t.dtype)
+    return (first + np.arange(n).astype(t.dtype) * delta).astype(t.dtype)
 
 
 def range_1(start, stop, step):
