@@ -11,14 +11,14 @@ import numpy as np
 
 from ..errors import InputError, ModelError, OprefError
 from ..types import UNTOLD, element_type, tagged, typed
-from . import subgraph
+from . import limits, subgraph
 from .graph import Graph, Node
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
 
-# Stateful models: the executor's part of ReadValue (read the variable) and Assign (write it)
-STATE_KINDS = {"ReadValue": "read", "Assign": "write"}
+# Stateful models: the executor's part of ReadValue (read the variable) and Assign (write it), by role
+STATE_KINDS = {"read_variable": "read", "assign_variable": "write"}
 
 
 def frozen(value: np.ndarray) -> np.ndarray:
@@ -55,14 +55,14 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
     and shape where both are static; Assign-6 a compatible type and shape)."""
     for node in graph.nodes:
         for body in node.bodies.values():
-            inner = next((n for n in body.nodes if n.schema.category == "state"), None)
+            inner = next((n for n in body.nodes if n.schema.stateful), None)
             if inner is not None:
                 raise ModelError(f"{node.where()}: its body has {inner.where()}: variables inside sub-graph "
                                  f"bodies are not supported")
     reads: dict[str, Node] = {}
     assigns: dict[str, Node] = {}
     for node in graph.nodes:
-        kind = STATE_KINDS.get(node.schema.name) if node.schema.category == "state" else None
+        kind = STATE_KINDS.get(node.schema.role)
         if kind is None:
             continue
         vid = node.attrs["variable_id"]
@@ -110,16 +110,20 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
 # shapes downstream of NonZero, sub-graph ops, ReadValue/Assign, no kernel) runs through `step` as
 # before. A bound step that raises is redone through `step`, which words the error as it always has.
 PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
-_SHAPE_ONLY = ("ShapeOf",)   # outputs whose value is fixed by the input's shape alone
-_NONDETERMINISTIC = ("RandomUniform", "Multinomial")
+
+
+# a node's kind in a run: "parameter" (fed), "stored" (a Constant), "folded" (computed from constants
+# only, once), "read"/"write" (a variable's ReadValue/Assign), "compute"
+_KINDS = {"parameter": "parameter", "constant": "stored"}
 
 
 class _Plan:
-    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live")
+    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live", "limits")
 
-    def __init__(self, steps, initial, param_slots, result_slots, peak_live):
+    def __init__(self, steps, initial, param_slots, result_slots, peak_live, limit):
         self.steps, self.initial, self.param_slots = steps, initial, param_slots
         self.result_slots, self.peak_live = result_slots, peak_live
+        self.limits = limit                   # the limits its steps were checked under (runtime/limits.py)
 
 
 class Executor:
@@ -150,9 +154,9 @@ class Executor:
         # half-made).
         constant: set[int] = set()
         for node in graph.nodes:
-            if node.schema.name == "Constant" or (node.inputs and not node.bodies and node.schema.name not in
-                                                  ("Parameter", "Result") and node.schema.category != "state" and
-                                                  all(s is not None and id(s.node) in constant for s in node.inputs)):
+            role = node.schema.role
+            if role == "constant" or (node.inputs and not node.bodies and role is None and
+                                      all(s is not None and id(s.node) in constant for s in node.inputs)):
                 constant.add(id(node))
         self.constant = constant
         self.cache: dict[int, list[np.ndarray]] = {}      # id(node) -> its outputs
@@ -161,13 +165,12 @@ class Executor:
         # the same input shapes reuses them instead of re-inferring.
         self.keywords = [as_keywords(n.attrs) for n in graph.nodes]
         self.const_ports = [tuple(i for i, p in enumerate(n.schema.ports_for(len(n.inputs))) if p.const)
-                            if n.schema.name not in ("Parameter", "Constant") else () for n in graph.nodes]
+                            if n.schema.role not in ("parameter", "constant") else () for n in graph.nodes]
         self.inferred: list[dict] = [{} for _ in graph.nodes]
         self.input_keys = [[None if s is None else s.info_key for s in n.inputs] for n in graph.nodes]
         # ReadValue reads the model's state (when set) and Assign writes it (at the end of the run)
-        self.kind = [n.schema.name if n.schema.name in ("Parameter", "Constant") else
-                     STATE_KINDS.get(n.schema.name, "compute") if n.schema.category == "state" else
-                     "constant" if id(n) in constant else "compute" for n in graph.nodes]
+        self.kind = [_KINDS.get(n.schema.role) or STATE_KINDS.get(n.schema.role) or
+                     ("folded" if id(n) in constant else "compute") for n in graph.nodes]
         # Slots: one per value some node reads or a Result gives (slot 0: None, an absent input)
         slot: dict[tuple[int, int], int] = {}
         for node in graph.nodes:
@@ -194,25 +197,40 @@ class Executor:
     def run(self, feeds: Sequence[np.ndarray], state: dict[str, np.ndarray] | None = None) -> list[np.ndarray]:
         """Result values in graph.results order; feeds in graph.parameters order (checked by the caller).
         `state` holds the variables by id: a ReadValue gives the value there (else its initial value),
-        and what the Assigns write goes there once the whole run has succeeded."""
+        and what the Assigns write goes there once the whole run has succeeded.
+        Limits (runtime/limits.py): a plan is kept per `opref.limits` context (its steps were checked
+        under its limits); the time budget starts with the outermost run and is checked before each node."""
+        scope = limits._scope.get()
+        token = None if scope is None else scope.limits
         sig = None
         if not self.hooked and len(feeds) == len(self.graph.parameters):
             try:
-                sig = tuple((type(a), a.dtype, a.shape, getattr(a, "element_type", None)) for a in feeds)
+                sig = (token,) + tuple((type(a), a.dtype, a.shape, getattr(a, "element_type", None)) for a in feeds)
             except AttributeError:            # not arrays: no plan
                 sig = None
         if sig is not None:
             plan = self.plans.get(sig)
             if plan is not None:
-                return self._run_plan(plan, feeds, state)
+                if plan.limits.time_budget is None or (scope is not None and scope.deadline is not None):
+                    return self._run_plan(plan, feeds, state, None if scope is None else scope.deadline)
+                started = limits.start_run(plan.limits, pin=True)
+                try:
+                    return self._run_plan(plan, feeds, state, limits.deadline())
+                finally:
+                    limits.end_run(started)
             if sig not in self.seen:              # a signature's first run: no plan yet (a model run
                 if len(self.seen) >= 4 * PLANS_KEPT:    # once, as a conformance case is, pays nothing for it)
                     self.seen.clear()
                 self.seen.add(sig)
                 sig = None
-        return self._run_nodes(feeds, state, sig)
+        limit = limits.current()
+        started = limits.start_run(limit, pin=True)     # (the nodes' checks read `limit`, not the environment)
+        try:
+            return self._run_nodes(feeds, state, sig, limit)
+        finally:
+            limits.end_run(started)
 
-    def _run_plan(self, plan: _Plan, feeds, state) -> list[np.ndarray]:
+    def _run_plan(self, plan: _Plan, feeds, state, deadline) -> list[np.ndarray]:
         values = plan.initial.copy()
         for k, s in plan.param_slots:
             values[s] = feeds[k]
@@ -221,7 +239,10 @@ class Executor:
         # kernel, keywords, dtype and shape of a lone output, the BoundCall, the input getter (an
         # itemgetter of the input slots) and whether it gets one input; node index, input slots, the
         # slot of output 0 (0: see outs), (output index, slot)s, slots freed after
+        clock = limits.clock
         for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free in plan.steps:
+            if deadline is not None and clock() > deadline:
+                raise limits.over_time(self.graph.nodes[i].where())
             if kernel is not None:
                 try:
                     res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
@@ -260,9 +281,11 @@ class Executor:
             written[node.attrs["variable_id"]] = outs[0]
         return outs
 
-    def _run_nodes(self, feeds, state, sig) -> list[np.ndarray]:
+    def _run_nodes(self, feeds, state, sig, limit) -> list[np.ndarray]:
         """Every node in order through `step`; with a signature, also prepares its plan."""
         graph = self.graph
+        deadline = limits.deadline()
+        clock = limits.clock
         values: list = [None] * self.n_slots
         fed = {id(p): x for p, x in zip(graph.parameters, feeds)}
         written: dict[str, np.ndarray] = {}
@@ -274,6 +297,8 @@ class Executor:
             fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
             fixed_value = [False] * self.n_slots     # ... and its value
         for i, node in enumerate(graph.nodes):
+            if deadline is not None and clock() > deadline:
+                raise limits.over_time(node.where())
             kind = self.kind[i]
             ins = self.in_slots[i]
             args = None
@@ -294,12 +319,12 @@ class Executor:
                 outs = self.step(i, node, args)
                 if kind == "write":
                     written[node.attrs["variable_id"]] = outs[0]
-            elif kind == "Parameter":
+            elif kind == "parameter":
                 if id(node) not in fed:
                     raise InputError(f"{node.where()}: no value was given")
                 outs = [fed[id(node)]]
                 shape_known = True
-            elif kind == "Constant":
+            elif kind == "stored":
                 outs = [node.value]
                 shape_known = value_known = True
             else:                                    # computed from constants only: once, then cached
@@ -320,10 +345,10 @@ class Executor:
             if building:
                 for k, s in self.out_slots[i]:
                     fixed_shape[s], fixed_value[s] = shape_known, value_known
-                if kind in ("Constant", "constant"):
+                if kind in ("stored", "folded"):
                     for k, s in self.out_slots[i]:
                         initial[s] = outs[k]
-                elif kind == "Parameter":
+                elif kind == "parameter":
                     param_slots.extend((self.param_index[id(node)], s) for k, s in self.out_slots[i])
                 else:
                     outs_i = self.out_slots[i]
@@ -342,7 +367,7 @@ class Executor:
         if building:
             if len(self.plans) >= PLANS_KEPT:
                 self.plans.clear()
-            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak)
+            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak, limit)
         return result
 
     def _bind(self, i: int, node: Node, ins, infos, fixed_shape, fixed_value):
@@ -357,21 +382,20 @@ class Executor:
         call = BoundCall(node.schema, infos, self.keywords[i])
         if not call.static:
             return None, False, False
-        name = node.schema.name
-        value_known = name in _SHAPE_ONLY or (name not in _NONDETERMINISTIC and all(
-            k == 0 or fixed_value[k] for k in ins))
+        s = node.schema
+        value_known = s.value_bounds == "shape" or (not s.random and all(k == 0 or fixed_value[k] for k in ins))
         return (call if call.run is not None else None), True, value_known
 
     def _infos(self, i: int, node: Node, args: list):
         """The shape rule's answer for node i on these inputs (cached by their types, shapes and
         shape-giving values)."""
-        key = tuple(None if a is None else (a.shape, a.dtype) for a in args) + \
+        key = (limits.token(),) + tuple(None if a is None else (a.shape, a.dtype) for a in args) + \
             tuple(args[k].tobytes() for k in self.const_ports[i] if k < len(args) and args[k] is not None)
         infos = self.inferred[i].get(key)
         if infos is None:
             if len(self.inferred[i]) >= 8:       # a model run with ever new shapes: keep the cache small
                 self.inferred[i].clear()
-            infos = self.inferred[i][key] = infer_outputs(node.schema, args, node.attrs)
+            infos = self.inferred[i][key] = infer_outputs(node.schema, args, node.attrs)   # (checks the limits)
         return infos
 
     def step(self, i: int, node: Node, args: list) -> list[np.ndarray]:

@@ -18,8 +18,9 @@ from ..opset import get_schema
 from ..opset.schema import OpSchema, as_keywords
 from ..shapes import PartialShape, TensorInfo
 from ..types import ELEMENT_TYPES, UNTOLD, TypedArray, element_type, tagged, typed
-from .kernels import KERNELS
-from .limits import check_size
+from . import limits
+from .kernels import KERNELS, WORKSPACE
+from .limits import check_size, check_kernel_bytes
 
 
 def _as_array(x, schema: OpSchema, port_name: str, et: str | None = None) -> np.ndarray:
@@ -114,7 +115,10 @@ def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
     ets = _element_types(schema, ports, element_types)
     infos = [_as_info(x, schema, p, et) for x, p, et in zip(inputs, ports, ets)]
     try:
-        return schema.infer(infos, attrs)
+        # as whole-graph inference infers a layer: with every input an array, small outputs get their
+        # values by running the kernel
+        from .infer import infer_call
+        return infer_call(schema, schema.bind_attrs(attrs), infos)
     except OprefError as e:
         raise _untold_hint(schema, ports, infos, e) from e.__cause__     # (an InternalError keeps its chain)
 
@@ -130,14 +134,33 @@ def input_infos(schema: OpSchema, arrays: list) -> list[TensorInfo | None]:
             for a, p in zip(arrays, ports)]
 
 
-def infer_outputs(schema: OpSchema, arrays: list, attrs: Mapping[str, Any]) -> list[TensorInfo]:
+def infer_outputs(schema: OpSchema, arrays: list, attrs: Mapping[str, Any],
+                  limit: "limits.Limits | None" = None) -> list[TensorInfo]:
     """The output infos of one call on concrete inputs: the shape rule (every rejection guards the
-    kernel), and no static output beyond the size limit (runtime/limits.py)."""
+    kernel), no static output beyond max_tensor_bytes, and the kernel's allocation (outputs plus the
+    temporaries its WORKSPACE entry estimates) within max_kernel_bytes (runtime/limits.py; `limit`:
+    the limits in force, read from the context and environment when not given)."""
     infos = schema.infer(input_infos(schema, arrays), attrs)
+    limit = limit or limits.current()
+    name = schema.versioned_name
+    out_bytes, out_shapes = 0, []
     for port, info in zip(schema.output_ports(len(infos)), infos):
+        dtype = element_type(info.element_type).dtype
         if info.shape.is_static:
-            check_size(schema.versioned_name, f"output {port.name!r}", info.shape.to_shape(),
-                       element_type(info.element_type).dtype)
+            shape = info.shape.to_shape()
+            out_bytes += check_size(name, f"output {port.name!r}", shape, dtype, limit)
+            out_shapes.append(tuple(shape))
+        else:                                    # a dynamic output: estimated as large as the largest input
+            out_shapes.append(None)
+            out_bytes += max((a.size for a in arrays if a is not None), default=1) * max(dtype.itemsize, 1)
+    # One static output and no temporaries: one tensor, bounded by max_tensor_bytes above.
+    estimate = WORKSPACE.get(name)
+    if estimate is not None or len(out_shapes) != 1 or out_shapes[0] is None:
+        workspace = 0
+        if estimate is not None:
+            with internal_errors(name, "workspace estimate"):
+                workspace = int(estimate(arrays, out_shapes, as_keywords(attrs)))
+        check_kernel_bytes(name, out_bytes, workspace, limit)
     return infos
 
 
@@ -152,7 +175,7 @@ def execute(schema: OpSchema, arrays: list, attrs: Mapping[str, Any], *, infos: 
     keywords = as_keywords(attrs) if keywords is None else keywords
     if schema.body is not None:
         with internal_errors(schema.versioned_name, "composite body"):
-            outs = schema.body(Eager(), *arrays, **keywords)
+            outs = _timed_body(schema.body, arrays, keywords)
     else:
         kernel = KERNELS.get(schema.versioned_name)
         if kernel is None:
@@ -196,7 +219,7 @@ class BoundCall:
         self.ports = schema.output_ports(len(infos))
         if schema.body is not None:
             body = schema.body
-            self.run = lambda *arrays, **kw: body(Eager(), *arrays, **kw)
+            self.run = lambda *arrays, **kw: _timed_body(body, arrays, kw)
         else:
             self.run = KERNELS.get(schema.versioned_name)     # None: no kernel (the full path says so)
         # (dtype, static shape) per output where an output can be taken as the kernel gives it
@@ -237,6 +260,7 @@ class BoundCall:
 # tensors, element_types=, unusual attribute values) takes the full path. An entry is made only by a
 # full call that succeeded, so a key that hits had passed every check for exactly that signature.
 CALL_CACHE_SIZE = 512
+_limits_scope = limits._scope.get           # the opref.limits context and run deadline in force (or None)
 _CALLS: "OrderedDict[tuple, tuple]" = OrderedDict()
 _SIMPLE = (int, float, bool, str, bytes, type(None))
 
@@ -257,10 +281,10 @@ def _frozen(v):
     raise _Unkeyable
 
 
-def _call_key(op, inputs, attrs):
+def _call_key(op, inputs, attrs, token):
     if type(op) is not str or type(inputs) not in (list, tuple) or (attrs is not None and type(attrs) is not dict):
         return None
-    key = [op]
+    key = [op, token]            # (prepared calls are checked under the limits of one opref.limits context)
     for x in inputs:
         t = type(x)
         if t is np.ndarray:
@@ -330,7 +354,13 @@ def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
     None per input, or {port name: name}) says the element type of arrays whose dtype cannot: u1
     (uint8 0/1) and nf4 (uint4 codes); an `opref.typed` array says it itself. u1/nf4 outputs are
     TypedArrays. A repeated call with the same signature reuses its validation and shape inference."""
-    key = _call_key(op, inputs, attrs) if element_types is None else None
+    scope = _limits_scope()
+    if scope is None:
+        key = _call_key(op, inputs, attrs, None) if element_types is None else None
+    else:
+        if scope.deadline is not None and limits.clock() > scope.deadline:
+            raise limits.over_time(op if type(op) is str else "run_op")    # (a composite op's body in a timed run)
+        key = _call_key(op, inputs, attrs, scope.limits) if element_types is None else None
     if key is not None:
         outs = _cached_call(key, inputs)
         if outs is not None:
@@ -349,6 +379,16 @@ def run_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
     if key is not None:
         _remember(key, schema, ports, arrays, infos, attrs)
     return outs
+
+
+def _timed_body(body, arrays, keywords):
+    """A composite op's body, op by op, under the time budget (checked before each op; a body run
+    inside a timed run shares its deadline)."""
+    started = limits.start_run(limits.current()) if limits.deadline() is None else None
+    try:
+        return body(Eager(), *arrays, **keywords)
+    finally:
+        limits.end_run(started)
 
 
 class Eager:

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import InputError, ModelError
 from ..shapes import Dimension, PartialShape, TensorInfo
 from .graph import Graph, Node, OutputMap, PortMap
-from .limits import max_loop_iterations
+from . import limits
 
 
 # --- slicing ---------------------------------------------------------------------------------------
@@ -96,12 +96,16 @@ def run(node: Node, inputs: list, run_graph: Callable[[Graph, list], list]) -> l
     last: dict[int, np.ndarray] = {}
     parts: dict[int, list] = {m.external: [] for m in pm.outputs if m.axis is not None and m.external >= 0}
     i = 0
-    cap = max_loop_iterations()
+    cap = limits.max_loop_iterations()
+    deadline, clock = limits.deadline(), limits.clock
     while cond and i < limit:
         if i == cap:
-            raise ModelError(f"{where}: more than {cap} iterations (the limit, OPREF_MAX_LOOP_ITERATIONS)"
+            raise ModelError(f"{where}: more than {cap} iterations (the limit, OPREF_MAX_LOOP_ITERATIONS or "
+                             f"opref.limits(max_loop_iterations=...))"
                              + ("; its condition never turned false" if limit == 1 << 62 else
                                 f"; its trip count is {limit}"))
+        if deadline is not None and clock() > deadline:
+            raise limits.over_time(f"{where}: iteration {i}")
         params = list(current)
         for m in sliced:
             params[m.parameter] = _part(np.asarray(inputs[m.external]), m, i)
@@ -172,6 +176,16 @@ def _loosen(a: PartialShape, b: PartialShape, static_only: bool = False) -> Part
     return PartialShape([x if x == y and (x.is_static or not static_only) else Dimension() for x, y in zip(a, b)])
 
 
+def _sliced_axis(axis: int, rank: int, node: Node, what: str) -> int:
+    """A port map's slicing/concatenation axis on a shape of this rank (new input shapes may differ from
+    the declared ones): in [-rank, rank), else a ShapeInferenceError naming the port."""
+    if not -rank <= axis < rank:
+        from ..errors import ShapeInferenceError
+        raise ShapeInferenceError(f"{node.where()}: {what} is sliced/concatenated on axis {axis}, outside "
+                                  f"its rank-{rank} shape")
+    return axis % rank
+
+
 def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[TensorInfo]:
     """Shapes come from the bodies. If infers the body a known condition picks, else both, whose outputs
     must agree in element type and keep a dim only where it is static and equal in both. Loop and
@@ -224,7 +238,7 @@ def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[Tens
             continue
         info = inputs[m.external]
         if m.axis is not None and info.shape.rank_is_static:
-            axis = m.axis % len(info.shape)
+            axis = _sliced_axis(m.axis, len(info.shape), node, f"input {m.external}")
             dims = list(info.shape)
             d = dims[axis]
             n = Dimension(iteration_count(m, d.lo, node.where()), iteration_count(m, d.lo, node.where())) \
@@ -270,7 +284,7 @@ def infer(node: Node, inputs: list[TensorInfo | None], infer_graph) -> list[Tens
         shape = res.shape
         if m.axis is not None and shape.rank_is_static:
             dims = list(shape)
-            axis = m.axis % len(dims)
+            axis = _sliced_axis(m.axis, len(dims), node, f"output {m.external}")
             dims[axis] = dims[axis] * iterations if iterations is not None else Dimension()
             shape = PartialShape(dims)
         outs[m.external] = TensorInfo(res.element_type, shape)

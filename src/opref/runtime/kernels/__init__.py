@@ -8,3 +8,7 @@ _MODULES = (infrastructure, movement, convolution, convolution_backprop, convolu
             signal, signal_stft, embedding, detection, state)
 
 KERNELS = {name: fn for m in _MODULES for name, fn in m.KERNELS.items()}
+
+# Temporaries estimates (runtime/limits.py's max_kernel_bytes): for the kernels whose work arrays are larger
+# than their inputs and outputs, fn(inputs, output shapes (None: dynamic), keyword attributes) -> bytes
+WORKSPACE = {name: fn for m in _MODULES for name, fn in getattr(m, "WORKSPACE", {}).items()}

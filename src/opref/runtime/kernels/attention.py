@@ -37,3 +37,19 @@ def scaled_dot_product_attention(query, key, value, attention_mask=None, scale=N
 KERNELS = {
     "ScaledDotProductAttention-13": scaled_dot_product_attention,
 }
+
+
+def workspace(ins, outs, kw) -> int:
+    """Bytes of the work arrays in the accumulator type: q, k, v converted, four logits-sized arrays
+    [batch..., L, S] (the logits, masked, the shifted exponentials, the weights), the
+    product [batch..., L, Ev]."""
+    query, key = ins[0], ins[1]
+    acc = accumulator_dtype(query.dtype)
+    out = outs[0] or query.shape
+    batch = int(np.prod(out[:-2])) if len(out) > 2 else 1
+    logits = batch * query.shape[-2] * key.shape[-2]
+    converted = 0 if acc == query.dtype else sum(x.size for x in ins[:3])
+    return acc.itemsize * (4 * logits + converted + int(np.prod(out)))
+
+
+WORKSPACE = {"ScaledDotProductAttention-13": workspace}

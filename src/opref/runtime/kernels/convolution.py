@@ -104,3 +104,29 @@ def group_convolution(data, filters, *, strides, pads_begin, pads_end, dilations
 
 
 KERNELS = {"Convolution-1": convolution, "GroupConvolution-1": group_convolution}
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def workspace(ins, outs, kw) -> int:
+    """Bytes of the work arrays, in the compute type: data and filters converted, the padded copy, the
+    im2col columns [N, G*C_IN*K, O] (a chunk of about 1 MB for depthwise), the product [N, C_OUT, O]."""
+    data, filters = ins[0], ins[1]
+    n = data.ndim - 2
+    ct = _compute_dtype(data.dtype)
+    kernel = filters.shape[-n:] if n else ()
+    out = outs[0] or (0,) * data.ndim
+    positions, taps = math.prod(out[2:]), math.prod(kernel)
+    ones = (1,) * n
+    pads = _pads(data.shape[2:], kernel, tuple(kw["strides"]) or ones, tuple(kw["dilations"]) or ones,
+                 kw["pads_begin"], kw["pads_end"], kw["auto_pad"])
+    elements = 0 if ct == data.dtype else data.size + filters.size
+    if any(b or e for b, e in pads):
+        elements += data.shape[0] * data.shape[1] * math.prod(s + b + e for s, (b, e) in zip(data.shape[2:], pads))
+    cols = data.shape[0] * data.shape[1] * taps * positions
+    depthwise = filters.ndim == data.ndim + 1 and filters.shape[2] == 1 and filters.shape[0] > 1
+    elements += min(cols, (1 << 20) // ct.itemsize) if depthwise else cols
+    elements += math.prod(out)                                        # the product, before its type cast
+    return elements * ct.itemsize
+
+
+WORKSPACE = {"Convolution-1": workspace, "GroupConvolution-1": workspace}

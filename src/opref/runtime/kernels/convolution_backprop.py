@@ -69,3 +69,18 @@ def group_convolution_backprop_data(data, filters, output_shape=None, *, strides
 
 KERNELS = {"ConvolutionBackpropData-1": convolution_backprop_data,
            "GroupConvolutionBackpropData-1": group_convolution_backprop_data}
+
+
+def workspace(ins, outs, kw) -> int:
+    """Bytes of the work arrays, in the compute type: data and filters converted or copied, the GEMM's columns
+    [N, C_OUT, K, X] and the accumulated output [N, C_OUT, Y]."""
+    data, filters = ins[0], ins[1]
+    ct = _compute_dtype(data.dtype)
+    out = outs[0] or (0,) * data.ndim
+    taps = math.prod(filters.shape[-(data.ndim - 2):]) if data.ndim > 2 else 1
+    elements = data.size + filters.size                   # (converted, or the transposed filters' copy)
+    elements += data.shape[0] * out[1] * taps * math.prod(data.shape[2:]) + math.prod(out)
+    return elements * ct.itemsize
+
+
+WORKSPACE = {"ConvolutionBackpropData-1": workspace, "GroupConvolutionBackpropData-1": workspace}

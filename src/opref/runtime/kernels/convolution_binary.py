@@ -3,6 +3,8 @@ to -1 (0) and +1 (1), so that each tap's product is +1 where they agree (xnor) a
 differ, and the sum over C_IN x KY x KX taps is 2 * popcount - taps; padding taps hold pad_value."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...types import element_type
@@ -25,3 +27,20 @@ def binary_convolution(data, filters, *, strides, pads_begin, pads_end, dilation
 
 
 KERNELS = {"BinaryConvolution-1": binary_convolution}
+
+
+def workspace(ins, outs, kw) -> int:
+    """Bytes of the f64 work arrays: the +-1 data and filters, the padded data, Convolution's columns
+    and product."""
+    data, filters = ins[0], ins[1]
+    out = outs[0] or (0,) * data.ndim
+    taps = math.prod(filters.shape[2:])
+    strides, dilations = tuple(kw["strides"]) or (1, 1), tuple(kw["dilations"]) or (1, 1)
+    pads = _pads(data.shape[2:], filters.shape[2:], strides, dilations, kw["pads_begin"], kw["pads_end"],
+                 kw["auto_pad"])
+    padded = data.shape[0] * data.shape[1] * math.prod(s + b + e for s, (b, e) in zip(data.shape[2:], pads))
+    cols = data.shape[0] * data.shape[1] * taps * math.prod(out[2:])
+    return 8 * (data.size + filters.size + padded + cols + math.prod(out))
+
+
+WORKSPACE = {"BinaryConvolution-1": workspace}

@@ -16,6 +16,7 @@ types sample at integer offsets, so their weights are 0/1 and the sums exact (wr
 """
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
@@ -90,3 +91,18 @@ def deformable_convolution_8(data, offsets, filters, mask=None, *, strides, pads
 
 
 KERNELS = {"DeformableConvolution-1": deformable_convolution_1, "DeformableConvolution-8": deformable_convolution_8}
+
+
+def workspace(ins, outs, kw) -> int:
+    """Bytes of the work arrays: about 16 per-sample arrays [N, DG, K, OH, OW] (positions, corner
+    indices, weights and masks, 8 bytes at most), the columns [N, C, K * P] with a gathered corner and
+    its weighted product beside them, and the product [N, C_OUT, P], in the compute type."""
+    data, offsets, filters = ins[0], ins[1], ins[2]
+    ct = _compute_dtype(data.dtype)
+    taps, positions = filters.shape[2] * filters.shape[3], offsets.shape[2] * offsets.shape[3]
+    samples = data.shape[0] * kw["deformable_group"] * taps * positions
+    cols = data.shape[0] * data.shape[1] * taps * positions
+    return 16 * 8 * samples + (3 * cols + math.prod(outs[0] or ()) + data.size) * ct.itemsize
+
+
+WORKSPACE = {"DeformableConvolution-1": workspace, "DeformableConvolution-8": workspace}

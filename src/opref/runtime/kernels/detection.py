@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .detection_experimental import KERNELS as _EXPERIMENTAL
 from .detection_multiclass import KERNELS as _MULTICLASS
-from .detection_nms import KERNELS as _NMS
+from .detection_nms import KERNELS as _NMS, WORKSPACE
 from .detection_output import KERNELS as _OUTPUT
 from .detection_proposal import KERNELS as _PROPOSAL
 from .detection_roi import KERNELS as _ROI

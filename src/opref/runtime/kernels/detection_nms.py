@@ -251,3 +251,27 @@ KERNELS = {
     "NonMaxSuppression-9": non_max_suppression_9,
     "NMSRotated-13": nms_rotated,
 }
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _pairs_workspace(ins, outs, kw) -> int:
+    """Bytes of the pairwise IoU of every batch's boxes: about ten [B, N, N] f32 arrays (overlaps, areas,
+    union, masks, the IoU)."""
+    boxes = ins[0]
+    b, n = (boxes.shape[0], boxes.shape[1]) if boxes.ndim == 3 else (1, 0)
+    return 10 * 4 * b * n * n
+
+
+ROTATED_PAIR_BYTES = 3200    # NMSRotated: the work arrays of one pair of boxes (edge crossings, the
+                             # intersection polygon's 24 points sorted by angle, their areas), in f64
+
+
+def _rotated_workspace(ins, outs, kw) -> int:
+    """NMSRotated's rotated IoU: one batch's N * N pairs at a time, plus the [B, N, N] matrices."""
+    boxes = ins[0]
+    b, n = (boxes.shape[0], boxes.shape[1]) if boxes.ndim == 3 else (1, 0)
+    return ROTATED_PAIR_BYTES * n * n + 4 * b * n * n
+
+
+WORKSPACE = {**{name: _pairs_workspace for name in KERNELS if name != "NMSRotated-13"},
+             "NMSRotated-13": _rotated_workspace}

@@ -379,3 +379,38 @@ KERNELS = {"Interpolate-1": interpolate_1, "Interpolate-4": interpolate_4, "Inte
            "NV12toRGB-8": _nv12("NV12toRGB-8", False), "NV12toBGR-8": _nv12("NV12toBGR-8", True),
            "I420toRGB-8": _i420("I420toRGB-8", False), "I420toBGR-8": _i420("I420toBGR-8", True),
            "RGBtoNV12-17": _to_nv12(False), "BGRtoNV12-17": _to_nv12(True)}
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _interpolate_workspace(ins, outs, kw) -> int:
+    """Bytes of Interpolate's work arrays (f32): the padded image and its f32 copy, each tap's gather
+    (resized one axis at a time: as large as the image with the first axes resized, at most), about
+    five output-sized sums and weights, and the per-axis tables [out_len, K] of indices and weights,
+    K growing as 2 / scale when antialiasing shrinks an axis."""
+    image, out = ins[0], outs[0]
+    if out is None:
+        return 0
+    pb, pe = _pads(kw["pads_begin"], image.ndim), _pads(kw["pads_end"], image.ndim)
+    padded = [int(s) + b + e for s, b, e in zip(image.shape, pb, pe)]
+    mode = kw["mode"]
+    tables, shape, gathered = 0, list(padded), 0
+    for axis, (size, o) in enumerate(zip(padded, out)):
+        if size == o:
+            continue
+        shape[axis] = o
+        gathered = max(gathered, int(np.prod(shape)))
+        if mode == "nearest":
+            k = 1
+        elif mode == "linear_onnx":
+            k = 2
+        elif mode == "cubic":
+            k = 4
+        elif kw.get("antialias") and o < size:
+            k = 2 * int(np.ceil(2 * size / max(o, 1))) + 1
+        else:
+            k = 5
+        tables += o * k * 24                 # i64 indices, f32 weights and their temporaries
+    return 4 * (2 * int(np.prod(padded)) + 2 * gathered + 5 * int(np.prod(out))) + tables
+
+
+WORKSPACE = {name: _interpolate_workspace for name in ("Interpolate-1", "Interpolate-4", "Interpolate-11")}

@@ -112,3 +112,18 @@ KERNELS = {
     "Einsum-7": einsum,
     "Inverse-14": inverse,
 }
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _accumulated(ins, outs) -> int:
+    """Bytes of the operands and the product in the accumulator type, when it is not the type itself
+    (f16/bf16/f8 compute in f32; batch broadcasting makes no copies)."""
+    dtype = ins[0].dtype
+    acc = accumulator_dtype(dtype)
+    if acc == dtype:
+        return 0
+    out = outs[0]
+    return acc.itemsize * (sum(x.size for x in ins if x is not None) + (0 if out is None else int(np.prod(out))))
+
+
+WORKSPACE = {"MatMul-1": lambda ins, outs, kw: _accumulated(ins, outs), "Einsum-7": lambda ins, outs, kw: _accumulated(ins, outs)}
