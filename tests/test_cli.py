@@ -185,7 +185,7 @@ def test_ops_filters_and_reference(capsys):
     (["run", "{m}", "--input", "image"], 2, "expected NAME=FILE.npy"),
     (["run", "{m}", "--val-range", "image:[3,1]"], 2, "--val-range 'image:[3,1]'"),
     (["run", "{m}", "--val-range", "image:0,1"], 2, "expected NAME:[lo,hi]"),
-    (["run", "{m}", "--shape", "image=a,3"], 2, "--shape image=a,3: invalid dimension 'a'"),
+    (["run", "{m}", "--shape", "image=2x,3"], 2, "--shape image=2x,3: invalid dimension '2x'"),
     (["run", "{m}", "--inp", "image=x.npy"], 2, "unrecognized arguments: --inp"),       # allow_abbrev=False
     (["ops", "--cat", "movement"], 2, "unrecognized arguments: --cat"),
     (["run", "{m}", "--val-range", "nope:[0,1]"], 1, "--val-range nope: the model has no input named 'nope'"),

@@ -219,3 +219,85 @@ def test_bounds_through_i32_arithmetic_stay_sound(tmp_path):
     model = opref.load(tmp_path / "m.xml")
     assert str(model.outputs[0].shape) == str(r.get_output_partial_shape(0)).replace(" ", "") == "[?]"
     assert list(model.run({"x": np.zeros((2, 9), np.float32)}).values())[0].tolist() == list(range(1, 10))
+
+
+# --- symbols (issue 15 part 2) ---------------------------------------------------------------------
+def _named(kind: str, k: int, rank: int, d) -> str:
+    """Inputs given by names: the batch N, each other dim D<k> (one name per position, so two inputs'
+    equal positions share it); "named" keeps static channel/feature dims, "named_all" names every dim."""
+    if kind == "named" and d.is_static and not (k == 0 or _is_spatial(k, rank)):
+        return str(d)
+    return "N" if k == 0 else f"D{k}"
+
+
+def _compare_symbols(xml, name: str, kind: str) -> tuple[int, list[str]]:
+    """Every port's dims and symbols against OpenVINO's, inputs given by names: the shapes must print
+    alike, a dim must carry a symbol exactly where OpenVINO's does, and two dims must share a symbol
+    (after the merges inference makes) exactly where OpenVINO's do. Returns (dims with symbols, diffs)."""
+    ov_model = CORE.read_model(str(xml))
+    specs, table = {}, {}
+    for p in ov_model.get_parameters():
+        s = p.get_partial_shape()
+        if s.rank.is_dynamic:
+            continue
+        r = s.rank.get_length()
+        names = [_named(kind, k, r, s[k]) for k in range(r)]
+        specs[p.get_friendly_name()] = ",".join(names)
+        dims = []
+        for n in names:
+            d = ov.Dimension(int(n)) if n.isdigit() else ov.Dimension()
+            if n[0].isalpha():
+                d.set_symbol(table.setdefault(n, ov.Symbol()))
+            dims.append(d)
+        p.set_partial_shape(ov.PartialShape(dims))
+    ov_model.validate_nodes_and_infer_types()
+    ours = opref.load(xml).infer_shapes(specs)
+    ov_classes: list = []            # representatives of OpenVINO's symbol classes
+    pairs: dict = {}                 # OpenVINO class -> opref root symbol, and back
+    diffs, counted = [], 0
+    for op in ov_model.get_ordered_ops():
+        if op.get_type_name() == "Result":
+            continue
+        for k, mine in enumerate(ours[op.get_friendly_name()]):
+            theirs = op.get_output_partial_shape(k)
+            where = f"{op.get_friendly_name()} ({op.get_type_name()}):{k}"
+            if str(mine.shape) != str(theirs).replace(" ", ""):
+                diffs.append(f"{where}: opref {mine.shape} vs OpenVINO {theirs}")
+                continue
+            if theirs.rank.is_dynamic:
+                continue
+            for j, (a, b) in enumerate(zip(mine.shape, theirs)):
+                ts = b.get_symbol()
+                if (a.symbol is None) != (not ts):
+                    diffs.append(f"{where} dim {j}: opref symbol {a.symbol_name}, OpenVINO "
+                                 f"{'one' if ts else 'none'} ({mine.shape})")
+                    continue
+                if a.symbol is None:
+                    continue
+                counted += 1
+                c = next((i for i, rep in enumerate(ov_classes) if rep == ts), None)
+                if c is None:
+                    c = len(ov_classes)
+                    ov_classes.append(ts)
+                root = a.symbol.root()
+                if pairs.setdefault(("ov", c), root) is not root or pairs.setdefault(("opref", id(root)), c) != c:
+                    diffs.append(f"{where} dim {j}: symbol {a.symbol_name} is shared otherwise than OpenVINO's")
+    return counted, diffs
+
+
+NAMED_KNOWN: dict = {}     # (model, kind, port) -> reason: none so far
+
+
+@pytest.mark.parametrize("kind", ["named", "named_all"])
+@pytest.mark.parametrize("name", list(MODELS) + list(TORCH))
+def test_symbols_as_openvino(name, kind, tmp_path):
+    if name in TORCH:
+        module, example = TORCH[name]
+        torch.manual_seed(0)
+        xml = tmp_path / f"{name}.xml"
+        ov.save_model(ov.convert_model(module().eval(), example_input=example), xml, compress_to_fp16=False)
+    else:
+        xml = model_path(name)
+    counted, diffs = _compare_symbols(xml, name, kind)
+    assert not diffs, f"{name} {kind}: {len(diffs)} ports differ: {diffs[:8]}"
+    assert counted > 0

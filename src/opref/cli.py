@@ -60,7 +60,10 @@ examples:
   opref shapes examples/tiny_cnn.xml
   opref shapes model.xml --shape image=?,3,224..512,224 --json
   opref shapes model.xml --shape image=1,3,17,17 --no-strict
-shapes read like OpenVINO's: ? a dynamic dim, 224..512 an interval, ..512 or 2.. half-open, [...] dynamic rank."""
+  opref shapes model.xml --shape image=N,3,H,W --shape mask=N,1,H,W --json    # named dims: symbols
+shapes read like OpenVINO's: ? a dynamic dim, 224..512 an interval, ..512 or 2.. half-open, [...] dynamic rank;
+a name (N, seq_len) is a dynamic dim with a symbol: dims of one name are equal, and --json says which output
+dims are known equal to which ("symbols"), as OpenVINO's symbol propagation finds them."""
 
 VALIDATE_EXAMPLES = """\
 examples:
@@ -529,16 +532,21 @@ def _bounds_doc(b, unbounded: int):
 
 def _info_doc(info) -> dict:
     """One output port for `shapes --json`: element type, shape string, dims as [lo, hi] (hi null: no
-    upper bound; null for a dynamic rank), and the value (small integer values) or value bounds
-    ([lower], [upper], null where unbounded) when inference knows them."""
+    upper bound; null for a dynamic rank), each dim's symbol ("symbols": the name of the input dim it is
+    known to equal, or null) when any has one, and the value (small integer values) or value bounds
+    ([lower], [upper], null where unbounded) when inference knows them, with their symbols."""
     from .runtime.infer import INF
     shape = info.shape
     doc = {"element_type": info.element_type, "shape": _fmt_shape(shape),
            "dims": [[d.lo, d.hi] for d in shape] if shape.rank_is_static else None}
+    if shape.rank_is_static and any(d.symbol is not None for d in shape):
+        doc["symbols"] = [d.symbol_name for d in shape]        # dims of one name are equal
     if info.value is not None:
         doc["value"] = np.asarray(info.value).astype(np.int64).tolist()
     elif info.bounds is not None:
         doc["bounds"] = [_bounds_doc(info.bounds[0], INF), _bounds_doc(info.bounds[1], INF)]
+    if info.symbols is not None:
+        doc["value_symbols"] = [None if x is None else str(x) for x in info.symbols]
     return doc
 
 

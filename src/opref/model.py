@@ -18,7 +18,7 @@ from .runtime.executor import Executor, Variable, check_feed, frozen, model_vari
 from .runtime.kernels.state import zeros
 from .runtime.graph import Graph, Node
 from .runtime.infer import check_declared, infer_graph
-from .shapes import PartialShape, TensorInfo, as_shape
+from .shapes import PartialShape, TensorInfo, as_shape, share_names
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def _reported(info: TensorInfo) -> TensorInfo:
     value = info.value
     if value is not None and (np.asarray(value).dtype.kind not in "iu" or np.asarray(value).size > SMALL_VALUE):
         value = None
-    return TensorInfo(info.element_type, info.shape, value, info.bounds)
+    return TensorInfo(info.element_type, info.shape, value, info.bounds, info.symbols, info.exprs)
 
 
 class Model:
@@ -202,7 +202,7 @@ class Model:
                 self.state._variable(variable_id)
                 self._state.pop(variable_id, None)
 
-    def infer_shapes(self, shapes: Mapping[str, object] | None = None, *,
+    def infer_shapes(self, shapes: Mapping[str, object] | None = None, *, mode: str = "openvino",
                      strict: bool = True) -> "InferredShapes":
         """Every layer's output TensorInfos for new input shapes ({input name: shape}; a shape is a
         PartialShape, a string like "?,3,224..512" or a list of ints / -1 / None / (lo, hi)), as a dict
@@ -214,8 +214,15 @@ class Model:
         fixes, else its input's of the same type constraint, else the IR's declared one) and inference
         goes on, bodies of sub-graph ops included; the returned dict's `not_inferred` lists them
         ([NotInferred(path, layer_id, op, error)]: `.name` is "outer/inner" for a body layer; empty
-        with strict=True or when every layer was inferred)."""
-        override = self._override(shapes)
+        with strict=True or when every layer was inferred).
+
+        A dim given by a name ("N", as in {"x": ["N", 3, "H", "W"]} or "N,3,H,W") is dynamic and carries
+        a symbol: one per name, shared by the inputs; each output dim known to equal it carries it too
+        (`Dimension.symbol`), as OpenVINO's symbol propagation finds them. mode="openvino" (the default)
+        gives OpenVINO's answer; mode="precise" also gives, where it is exact, each dim's length as an
+        expression in the names (`Dimension.expr`, e.g. ⌈W/8⌉ or 3*N), only ever a refinement of the
+        OpenVINO answer (the intervals are the same)."""
+        override = self._override(shapes, precise=_precise(mode))
         failures: dict = {}
         infos = infer_graph(self.graph, override, strict=strict, failures=failures)
         out = InferredShapes({n.name: [_reported(infos[(id(n), k)])
@@ -224,15 +231,18 @@ class Model:
         out.not_inferred = list(failures.values())
         return out
 
-    def _override(self, shapes) -> dict[int, TensorInfo]:
+    def _override(self, shapes, precise: bool = False) -> dict[int, TensorInfo]:
         """{id(Parameter): TensorInfo} for {input name: shape}, on top of this model's own re-declarations."""
         if shapes is not None and not isinstance(shapes, Mapping):
             raise InputError(f"shapes must be a mapping of input name to shape; got {type(shapes).__name__}")
         override = dict(self._shapes)
+        given = {}
         for name, shape in (shapes or {}).items():
             p = self._parameter(name)
-            ps = PartialShape(shape) if isinstance(shape, str) else as_shape(shape)
-            override[id(p)] = TensorInfo(p.attrs["element_type"], ps)
+            given[id(p)] = (p, PartialShape(shape) if isinstance(shape, str) else as_shape(shape))
+        # a dim given by a name ("N") carries a symbol: one per name for this call, shared by the inputs
+        for (key, (p, _)), ps in zip(given.items(), share_names([ps for _, ps in given.values()], precise)):
+            override[key] = TensorInfo(p.attrs["element_type"], ps)
         return override
 
     def reshape(self, shapes: Mapping[str, object]) -> "Model":
@@ -299,6 +309,12 @@ class ModelState(MutableMapping):
 
     def __repr__(self) -> str:
         return f"<opref.ModelState {', '.join(f'{k}: {v.element_type}{v.shape}' for k, v in self._model.variables.items())}>"
+
+
+def _precise(mode) -> bool:
+    if mode not in ("openvino", "precise"):
+        raise InputError(f"mode must be 'openvino' or 'precise'; got {mode!r}")
+    return mode == "precise"
 
 
 def _check_path(path, what: str) -> None:

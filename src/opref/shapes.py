@@ -22,12 +22,72 @@ INT64_MAX = 2**63 - 1
 # the kernel) for tensors of up to this many elements, and a shape rule whose output lengths depend on
 # its input's values (Unique, NonZero) reads them up to this size
 FOLD_LIMIT = 1 << 12
+# a value's upper bound at or beyond this is unbounded (TensorInfo.bounds: a shape sub-graph over dims
+# that have no upper bound)
+UNBOUNDED = 1 << 40
+
+
+class Symbol:
+    """A name for a dimension's length that is not known: dims that carry one symbol are equal (as
+    OpenVINO's ov::Symbol). Inference makes two symbols one (`unify`) where a shape rule merges their dims;
+    `same` compares them after that. Symbols are made per inference call from the names the input shapes
+    give ("N", "W"), so one call's unifications never reach another's."""
+    __slots__ = ("name", "_parent")
+
+    def __init__(self, name: str | None = None):
+        self.name = name
+        self._parent: Symbol | None = None
+
+    def root(self) -> "Symbol":
+        s = self
+        while s._parent is not None:
+            if s._parent._parent is not None:
+                s._parent = s._parent._parent
+            s = s._parent
+        return s
+
+    def unify(self, other: "Symbol") -> "Symbol":
+        a, b = self.root(), other.root()
+        if a is not b:
+            b._parent = a
+        return a
+
+    def same(self, other: "Symbol | None") -> bool:
+        return other is not None and self.root() is other.root()
+
+    def __str__(self) -> str:
+        r = self.root()
+        return r.name if r.name is not None else f"s{id(r) & 0xffff:x}"
+
+    def __repr__(self) -> str:
+        return f"Symbol({self})"
+
+
+def same_symbol(a: "Symbol | None", b: "Symbol | None") -> bool:
+    return a is not None and a.same(b)
+
+
+def merge_symbols(a: "Symbol | None", b: "Symbol | None", unequal: bool = True) -> "Symbol | None":
+    """The symbol of a dim made from dims of symbols a and b: a when they are the same or b has none;
+    else b when `unequal` (or a has none); else none (OpenVINO's rule)."""
+    if b is None or same_symbol(a, b):
+        return a
+    return b if unequal or a is None else None
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
 class Dimension:
     lo: int = 0
     hi: int | None = None
+    # the dim's symbol (dims with one symbol are equal); not part of equality or hashing, as in OpenVINO,
+    # where [?] == [?] whatever their symbols
+    symbol: Symbol | None = field(default=None, compare=False, repr=False)
+    # precise mode: the dim's length as an exact expression in the input dims' names (symbolic.Expr), a
+    # refinement of the interval; None where only the interval is known
+    expr: object = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         if not isinstance(self.lo, int) or self.lo < 0 or (self.hi is not None and
@@ -59,8 +119,12 @@ class Dimension:
             if lo < 0 or (hi is not None and hi < lo):
                 raise OprefError(f"invalid dimension interval {x}")
             return cls(lo, hi)
+        if isinstance(x, Symbol):
+            return cls(0, None, x)
         if isinstance(x, str):
             s = x.strip()
+            if _NAME.fullmatch(s):          # a name: a dynamic dim with that symbol
+                return cls(0, None, Symbol(s))
             if s.isascii() and s.isdigit():
                 return cls(int(s), int(s))
             if s in ("?", "-1"):
@@ -99,35 +163,68 @@ class Dimension:
         return hi is None or max(self.lo, other.lo) <= hi
 
     def merge(self, other) -> "Dimension | None":
-        """The intersection of two dimensions, or None when they cannot be equal."""
+        """The intersection of two dimensions, or None when they cannot be equal. The two are taken
+        to be equal: their symbols become one (OpenVINO's Dimension::merge), and the result keeps it."""
         other = Dimension.of(other)
         lo, hi = max(self.lo, other.lo), _min_hi(self.hi, other.hi)
-        return None if hi is not None and lo > hi else Dimension(lo, hi)
+        if hi is not None and lo > hi:
+            return None
+        a, b = self.symbol, other.symbol
+        if a is not None and b is not None:
+            a.unify(b)
+        a = merge_symbols(a, b)
+        e = self.expr if other.expr is None or (self.expr is not None and
+                                               len(str(self.expr)) <= len(str(other.expr))) else other.expr
+        if a is self.symbol and e is self.expr and lo == self.lo and hi == self.hi:
+            return self
+        return Dimension(lo, hi, a, None if lo == hi else e)
+
+    def with_symbol(self, symbol: "Symbol | None") -> "Dimension":
+        return self if symbol is self.symbol else Dimension(self.lo, self.hi, symbol, self.expr)
+
+    def with_expr(self, expr) -> "Dimension":
+        """The dim with an exact expression (none on a static dim: its length says it all)."""
+        if expr is self.expr or self.is_static:
+            return self
+        return Dimension(self.lo, self.hi, self.symbol, expr)
 
     def contains(self, n: int) -> bool:
         return self.lo <= n and (self.hi is None or n <= self.hi)
 
     # --- interval arithmetic (ov::Interval) ---------------------------------------------------
+    # (as OpenVINO's Dimension operators: adding 0, subtracting 0, multiplying by 1 or dividing by 1
+    # gives the dim itself, its symbol kept; every other result has no symbol)
     def __add__(self, other) -> "Dimension":
         other = Dimension.of(other)
-        return Dimension(self.lo + other.lo, None if None in (self.hi, other.hi) else self.hi + other.hi)
+        if other.hi == 0:
+            return self
+        if self.hi == 0:
+            return other
+        d = Dimension(self.lo + other.lo, None if None in (self.hi, other.hi) else self.hi + other.hi)
+        return _exact(d, self, other, lambda a, b: a + b)
 
     __radd__ = __add__
 
     def __sub__(self, other) -> "Dimension":
         other = Dimension.of(other)
+        if other.hi == 0:
+            return self
         lo = 0 if other.hi is None else max(self.lo - other.hi, 0)
         hi = None if self.hi is None else max(self.hi - other.lo, 0)
-        return Dimension(lo, hi)
+        return _exact(Dimension(lo, hi), self, other, lambda a, b: a - b)
 
     def __mul__(self, other) -> "Dimension":
         other = Dimension.of(other)
+        if other.lo == 1 and other.hi == 1:
+            return self
+        if self.lo == 1 and self.hi == 1:
+            return other
         lo = self.lo * other.lo
         if 0 in (self.hi, other.hi):
             hi = 0
         else:
             hi = None if None in (self.hi, other.hi) else self.hi * other.hi
-        return Dimension(lo, hi)
+        return _exact(Dimension(lo, hi), self, other, lambda a, b: a * b)
 
     __rmul__ = __mul__
 
@@ -138,14 +235,22 @@ class Dimension:
         if divisor == 1:
             return self
         if self.lo == 0 and self.hi is None:
-            return Dimension()
+            return _exact(Dimension(), self, None, lambda a, _: a.floordiv(divisor))
         lo = -(-self.lo // divisor)
         hi = math.floor(float(INT64_MAX) / divisor) if self.hi is None else self.hi // divisor
-        return None if lo > hi else Dimension(lo, hi)
+        if lo > hi:
+            return None
+        return _exact(Dimension(lo, hi), self, None, lambda a, _: a.floordiv(divisor))
 
     def floordiv(self, divisor: int) -> "Dimension":
         """Floor division of every length (used by output-size formulas)."""
-        return Dimension(self.lo // divisor, None if self.hi is None else self.hi // divisor)
+        d = Dimension(self.lo // divisor, None if self.hi is None else self.hi // divisor)
+        return _exact(d, self, None, lambda a, _: a.floordiv(divisor))
+
+    def ceildiv(self, divisor: int) -> "Dimension":
+        """Ceiling division of every length."""
+        d = Dimension(-(-self.lo // divisor), None if self.hi is None else -(-self.hi // divisor))
+        return _exact(d, self, None, lambda a, _: a.ceildiv(divisor))
 
     def __str__(self) -> str:
         if self.is_static:
@@ -166,6 +271,32 @@ class Dimension:
 
     def __hash__(self) -> int:
         return hash((self.lo, self.hi))
+
+    @property
+    def symbol_name(self) -> str | None:
+        return None if self.symbol is None else str(self.symbol)
+
+
+def exact(d: "Dimension"):
+    """A dim's exact expression: its own, or its length when static; None when neither is known."""
+    if d.expr is not None:
+        return d.expr
+    if d.is_static:
+        from .symbolic import Expr
+        return Expr.const(d.lo)
+    return None
+
+
+def _exact(result: "Dimension", a: "Dimension", b: "Dimension | None", f) -> "Dimension":
+    """result with the expression f(a's, b's) when either operand has one (precise mode) and both are
+    known exactly; arithmetic on dims without expressions costs nothing more."""
+    if a.expr is None and (b is None or b.expr is None):
+        return result
+    ea = exact(a)
+    eb = None if b is None else exact(b)
+    if ea is None or (b is not None and eb is None):
+        return result
+    return result.with_expr(f(ea, eb))
 
 
 def _min_hi(a, b):
@@ -288,12 +419,19 @@ class TensorInfo:
     shape: PartialShape
     value: np.ndarray | None = field(default=None, compare=False, repr=False)
     bounds: tuple | None = field(default=None, compare=False, repr=False)
+    # of a 1-D integer value (a shape sub-graph's): per element, the symbol of the dim it is (ShapeOf of a
+    # dim named N gives N), or None (OpenVINO's value symbols)
+    symbols: tuple | None = field(default=None, compare=False, repr=False)
+    # precise mode: per element of such a value, its exact expression (symbolic.Expr) or None
+    exprs: tuple | None = field(default=None, compare=False, repr=False)
 
-    def __init__(self, element_type, shape, value=None, bounds=None):
+    def __init__(self, element_type, shape, value=None, bounds=None, symbols=None, exprs=None):
         object.__setattr__(self, "element_type", element_type_name(element_type))
         object.__setattr__(self, "shape", shape if isinstance(shape, PartialShape) else PartialShape(shape))
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "bounds", bounds)
+        object.__setattr__(self, "symbols", symbols)
+        object.__setattr__(self, "exprs", exprs)
 
     @classmethod
     def of_array(cls, array) -> "TensorInfo":
@@ -317,6 +455,29 @@ def element_type_name(x) -> str:
         if dt is not None and dt.name == x:      # only NumPy's full names, never its codes ("f8", "i4")
             x = dt
     return element_type(x).name
+
+
+def share_names(shapes: list[PartialShape], precise: bool = False) -> list[PartialShape]:
+    """The shapes with every dim named N (a symbol of name N) carrying one fresh symbol per name, shared
+    by all of them: what one inference call starts from (`Model.infer_shapes`, `infer_op`). precise:
+    each named dim's exact expression is its name (precise mode)."""
+    from .symbolic import Expr
+    table: dict[str, Symbol] = {}
+    out = []
+    for shape in shapes:
+        if shape.dims is None or all(d.symbol is None for d in shape.dims):
+            out.append(shape)
+            continue
+        dims = []
+        for d in shape.dims:
+            if d.symbol is not None:
+                name = str(d.symbol)
+                d = d.with_symbol(table.setdefault(name, Symbol(name)))
+                if precise:
+                    d = d.with_expr(Expr.name(name))
+            dims.append(d)
+        out.append(PartialShape(dims))
+    return out
 
 
 def as_shape(shape: Iterable) -> PartialShape:

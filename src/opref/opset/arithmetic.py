@@ -7,6 +7,8 @@ the specs and NumPy cannot hold u1/nf4 apart from u8/u4).
 """
 from __future__ import annotations
 
+import operator
+
 from ..shapes import Dimension, PartialShape
 from ..types import FLOAT, IDX, NUMERIC_BYTES
 from .families import binary, unary
@@ -16,15 +18,23 @@ from .schema import BOOL, STRING, Attr, OpSchema, Port
 T = NUMERIC_BYTES
 A = "arithmetic"
 
+
+def _quotient(a, b):
+    """An exact quotient of dim lengths (non-negative: floor and truncation agree) by a positive constant."""
+    k = b.constant
+    return a.floordiv(k) if k is not None and k > 0 else None
+
 # --- binary --------------------------------------------------------------------------------------
-ADD_1 = binary("Add", 1, A, T, "a + b (integers wrap)", value_bounds="monotonic")
-SUBTRACT_1 = binary("Subtract", 1, A, T, "a - b (integers wrap)", value_bounds="monotonic")
-MULTIPLY_1 = binary("Multiply", 1, A, T, "a * b (integers wrap)", value_bounds="monotonic")
+ADD_1 = binary("Add", 1, A, T, "a + b (integers wrap)", value_bounds="monotonic", value_expr=operator.add)
+SUBTRACT_1 = binary("Subtract", 1, A, T, "a - b (integers wrap)", value_bounds="monotonic",
+                    value_expr=operator.sub)
+MULTIPLY_1 = binary("Multiply", 1, A, T, "a * b (integers wrap)", value_bounds="monotonic",
+                    value_expr=operator.mul)
 DIVIDE_1 = binary("Divide", 1, A, T, "a / b; integers: floor division when m_pythondiv, else truncation",
                   attributes=(Attr("m_pythondiv", BOOL, True,
                                    doc="integer types only: true floors the quotient (Python //), "
                                        "false truncates it towards zero (C /)"),),
-                  value_bounds="quotient")
+                  value_bounds="quotient", value_expr=_quotient)
 POWER_1 = binary("Power", 1, A, T, "a ** b (integers: repeated multiplication, wrapping)")
 MAXIMUM_1 = binary("Maximum", 1, A, T, "max(a, b)", value_bounds="monotonic")
 MINIMUM_1 = binary("Minimum", 1, A, T, "min(a, b)", value_bounds="monotonic")
@@ -36,7 +46,7 @@ FLOOR_MOD_1 = binary("FloorMod", 1, A, T, "floored remainder: the result has the
 ABS_1 = unary("Abs", 1, A, T, "|x|")
 NEGATIVE_1 = unary("Negative", 1, A, T, "-x (integers wrap)")
 SIGN_1 = unary("Sign", 1, A, T, "-1, 0 or 1 by the sign of x (NaN stays NaN)")
-FLOOR_1 = unary("Floor", 1, A, T, "the largest integer <= x", value_bounds="monotonic")
+FLOOR_1 = unary("Floor", 1, A, T, "the largest integer <= x", value_bounds="monotonic", value_expr=lambda x: x)
 CEILING_1 = unary("Ceiling", 1, A, T, "the smallest integer >= x")
 ROUND_5 = unary("Round", 5, A, T, "the nearest integer; halves by `mode`",
                 attributes=(Attr("mode", STRING, "half_to_even", allowed=("half_to_even", "half_away_from_zero"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 from typing import Callable, Sequence
 
-from ..shapes import Dimension, PartialShape
+from ..shapes import Dimension, PartialShape, merge_symbols
 from .helpers import fail
 from .schema import STRING, Attr, OpSchema, Port
 
@@ -39,7 +39,11 @@ def broadcast_dim(a: Dimension, b: Dimension) -> Dimension | None:
     if a_1 and b_1:
         lo = min(a.lo, b.lo)
         hi = None if a.hi is None or b.hi is None else max(a.hi, b.hi)
-        return Dimension(lo, hi)
+        # (two different symbols name the hull only when it is static); the exact length is the other's
+        # where one is exactly 1, and the common one where both have it
+        d = Dimension(lo, hi, merge_symbols(a.symbol, b.symbol, unequal=lo == hi))
+        e = b.expr if a == 1 else a.expr if b == 1 else a.expr if a.expr is not None and a.expr == b.expr else None
+        return d if e is None else d.with_expr(e)
     if a_1:
         return b
     if b_1:
@@ -105,9 +109,10 @@ def broadcast_shapes(op: str, a: PartialShape, b: PartialShape, mode: str, pdpd_
 
 # --- schema makers ---------------------------------------------------------------------------------
 def unary(name: str, version: int, category: str, types: Sequence[str], doc: str,
-          out: str = "T", attributes: tuple[Attr, ...] = (), value_bounds: str | None = None) -> OpSchema:
+          out: str = "T", attributes: tuple[Attr, ...] = (), value_bounds: str | None = None,
+          value_expr=None) -> OpSchema:
     """An elementwise op of one input `data` whose output has the input's shape; `out` is "T"
-    (same element type) or a fixed element type ("boolean"); `value_bounds` as OpSchema's."""
+    (same element type) or a fixed element type ("boolean"); `value_bounds`, `value_expr` as OpSchema's."""
     def rule(data, **attrs):
         """The output has the input's shape (any rank; dynamic dims, intervals and a dynamic rank are kept)."""
         return data.shape
@@ -115,14 +120,15 @@ def unary(name: str, version: int, category: str, types: Sequence[str], doc: str
     with_signature(rule, ["data"], [a.name for a in attributes])
     return OpSchema(name, version, category=category, inputs=(Port("data", "T", doc="the input tensor, any shape"),),
                     outputs=(Port("output", out, doc="the elementwise result, in data's shape"),), attributes=attributes,
-                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds)
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds,
+                    value_expr=value_expr)
 
 
 def binary(name: str, version: int, category: str, types: Sequence[str], doc: str,
            out: str = "T", attributes: tuple[Attr, ...] = (), broadcast: str = "numpy",
-           value_bounds: str | None = None) -> OpSchema:
+           value_bounds: str | None = None, value_expr=None) -> OpSchema:
     """An elementwise op of two inputs `a`, `b` of one element type, broadcast by `auto_broadcast`;
-    `out` is "T" or a fixed element type ("boolean"); `value_bounds` as OpSchema's."""
+    `out` is "T" or a fixed element type ("boolean"); `value_bounds`, `value_expr` as OpSchema's."""
     attributes = (auto_broadcast_attr(broadcast),) + tuple(attributes)
     versioned = f"{name}-{version}"
 
@@ -140,4 +146,5 @@ def binary(name: str, version: int, category: str, types: Sequence[str], doc: st
                             Port("b", "T", doc="the second operand, broadcast against a by auto_broadcast")),
                     outputs=(Port("output", out, doc="the elementwise result, in the broadcast shape"),),
                     attributes=attributes,
-                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds)
+                    type_constraints={"T": tuple(types)}, shape=rule, doc=doc, value_bounds=value_bounds,
+                    value_expr=value_expr)

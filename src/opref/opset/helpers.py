@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ShapeInferenceError
-from ..shapes import Dimension, TensorInfo
+from ..shapes import UNBOUNDED, Dimension, TensorInfo
 
 # OpenVINO's IR reader rejects "notset" (not a member of ov::op::PadType as read from IR)
 AUTO_PAD = ("explicit", "valid", "same_upper", "same_lower")
@@ -28,6 +28,34 @@ def ints_of(info: TensorInfo | None) -> tuple[int, ...] | None:
     if info is None or info.value is None:
         return None
     return tuple(int(v) for v in np.asarray(info.value).reshape(-1))
+
+
+def value_dims(info: TensorInfo | None) -> list | None:
+    """A shape-giving input's elements as dims, as OpenVINO reads a shape from its input's bounds: a
+    known value gives static dims, value bounds give intervals (an element whose bounds straddle 0
+    gives [0, ?], one whose bounds are both negative but differ gives ?); each dim carries the
+    element's value symbol. An element known to be negative stays its int (Reshape's -1). None when
+    nothing is known."""
+    if info is None:
+        return None
+    if info.value is not None:
+        lo = hi = np.asarray(info.value).reshape(-1).astype(np.int64)
+    elif info.bounds is not None:
+        lo, hi = (np.asarray(b).reshape(-1).astype(np.int64) for b in info.bounds)
+    else:
+        return None
+    syms = info.symbols or (None,) * lo.size
+    exprs = info.exprs or (None,) * lo.size
+    out = []
+    for a, b, s, e in zip(lo.tolist(), hi.tolist(), syms, exprs):
+        if a < 0 and b < 0:
+            out.append(a if a == b else Dimension())
+        elif a < 0:          # (OpenVINO keeps the upper bound of a -1..hi element only)
+            out.append(Dimension(0, b if a == -1 and b < UNBOUNDED else None, s))
+        else:
+            d = Dimension(a, None if b >= UNBOUNDED else b, s)
+            out.append(d if e is None else d.with_expr(e))
+    return out
 
 
 def check_1d(op: str, name: str, info: TensorInfo, length: int | None = None):
@@ -74,4 +102,4 @@ def same_pads(n: int, k: int, s: int, d: int, upper: bool) -> tuple[int, int]:
 
 
 def ceil_div(dim: Dimension, s: int) -> Dimension:
-    return Dimension(-(-dim.lo // s), None if dim.hi is None else -(-dim.hi // s))
+    return dim.ceildiv(s)

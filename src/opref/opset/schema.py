@@ -193,6 +193,9 @@ class OpSchema:
     # "quotient": monotonic as long as the divisor's interval excludes 0 (Divide);
     # None: no bounds (FloorMod/Mod are not monotonic, and most ops never compute shapes)
     value_bounds: str | None = None
+    # precise mode: the op on exact expressions of its input values, element by element (Add: a + b), or
+    # None (runtime/infer.py; symbolic.Expr)
+    value_expr: Callable | None = None
     opsets: tuple[str, ...] = ()      # filled in by the registry from the opset table
 
     @property

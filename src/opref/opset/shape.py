@@ -4,9 +4,9 @@ Shape rules follow OpenVINO's (src/core/shape_inference/include/<op>_shape_infer
 """
 from __future__ import annotations
 
-from ..shapes import Dimension, PartialShape, TensorInfo
+from ..shapes import Dimension, PartialShape, TensorInfo, exact, same_symbol
 from ..types import ALL, IDX
-from .helpers import check, fail, ints_of, product, rank_of
+from .helpers import check, fail, ints_of, product, rank_of, value_dims
 from .movement import T_INT
 from .schema import BOOL, ELEMENT_TYPE, Attr, OpSchema, Port
 
@@ -19,63 +19,112 @@ def _product(dims) -> Dimension:
 
 
 def reshape_shape(data, target_shape, *, special_zero):
-    """The output has one dimension per target_shape value: the value itself, the data's dimension at the same
-    index for a 0 when special_zero, and for one -1 the element count divided by the product of the others
-    (an interval when dimensions are dynamic; a static total must divide exactly, and with the others
-    multiplying to 0 the data must have a 0). A static element count must equal the target's. target_shape is
-    0-D or 1-D with values >= -1; unknown values give dynamic dimensions of its length."""
+    """The output has one dimension per target_shape element, read as OpenVINO reads it from the value or
+    its bounds (an interval per element, with the element's symbol): the element itself, the data's
+    dimension at the same index for a 0 when special_zero, and for one -1 the data's element count divided
+    by the product of the others. Dims equal on both sides (static, or one symbol) cancel out of the two
+    products, so -1 stays exact where they are dynamic; a static count must divide exactly, and with the
+    others multiplying to 0 the data must have a 0. target_shape is 0-D or 1-D with values >= -1; unknown
+    values give dynamic dimensions of its length."""
     op = "Reshape-1"
     ts = target_shape.shape
     check(not ts.rank_is_static or len(ts) <= 1, op, f"target_shape must be 0-D or 1-D, got {ts}")
-    pattern = ints_of(target_shape)
+    pattern = value_dims(target_shape)
     if pattern is None:
-        n = rank_of(target_shape)
-        return PartialShape.dynamic(n)
+        return PartialShape.dynamic(rank_of(target_shape))
+    values = [p for p in pattern if isinstance(p, int)]
+    check(all(v == -1 for v in values), op, f"target_shape {_show(pattern)} has a value below -1")
+    check(values.count(-1) <= 1, op, f"target_shape {_show(pattern)} has more than one -1")
+    minus_one = next((i for i, p in enumerate(pattern) if isinstance(p, int)), None)
+    if ts.rank_is_static and len(ts) == 0:
+        check(pattern[0] == 1, op, f"a scalar target_shape must be 1, got {_show(pattern)}")
+        pattern = []
     shape = data.shape
-    check(pattern.count(-1) <= 1, op, f"target_shape {list(pattern)} has more than one -1")
-    check(all(v >= -1 for v in pattern), op, f"target_shape {list(pattern)} has a value below -1")
+    zero = [special_zero and not isinstance(p, int) and p == 0 for p in pattern]
     out: list[Dimension | None] = []
-    for i, v in enumerate(pattern):
-        if v == 0 and special_zero:
-            if not shape.rank_is_static:
-                out.append(Dimension())
-                continue
+    ins, outs = [], []                    # the dims of the two products
+    if not shape.rank_is_static:
+        out = [Dimension() if i == minus_one or z else p for i, (p, z) in enumerate(zip(pattern, zero))]
+        return PartialShape(out)
+    for i, (p, z) in enumerate(zip(pattern, zero)):
+        if i == minus_one:
+            out.append(None)
+        elif z:
             check(i < len(shape), op, f"target_shape[{i}] = 0 copies input dimension {i}, but data has "
                   f"rank {len(shape)}")
-            out.append(shape[i])
-        elif v == -1:
-            out.append(None)
+            out.append(shape[i])          # (a copied dim is in neither product)
         else:
-            out.append(Dimension(v, v))
-    if not shape.rank_is_static:
-        return PartialShape([Dimension() if d is None else d for d in out])
-    # Dims copied by a 0 stand on both sides and cancel (as OpenVINO does), which keeps -1 exact
-    # when they are dynamic.
-    copied = {i for i, v in enumerate(pattern) if v == 0 and special_zero}
-    total = _product(d for i, d in enumerate(shape) if i not in copied)
-    known = _product(d for i, d in enumerate(out) if d is not None and i not in copied)
-    if None in out:
-        if known.is_static and known.lo == 0:
-            # Other dims multiply to 0: OpenVINO needs a static 0 among the data's dims and makes -1 the
-            # product of the data's dynamic dims (1 when all are static: [0,3] -> [-1,0] gives [1,0]).
-            rest = [d for i, d in enumerate(shape) if i not in copied]
-            check(_product(d for d in rest if d.is_static).lo == 0, op, f"cannot infer -1 of "
-                  f"{list(pattern)}: other dims multiply to 0, but data {shape} has no dimension that is 0")
-            minus_one = _product(d for d in rest if not d.is_static)
-        elif total.is_static and known.is_static:
-            check(total.lo % known.lo == 0, op, f"cannot reshape data {shape} ({total.lo} elements) to "
-                  f"{list(pattern)}: {total.lo} is not a multiple of {known.lo}")
-            minus_one = Dimension(total.lo // known.lo, total.lo // known.lo)
-        else:
-            lo = 0 if known.hi is None else -(-total.lo // max(known.hi, 1))
-            hi = None if total.hi is None or known.lo == 0 else total.hi // known.lo
-            minus_one = Dimension(lo, hi) if hi is None or lo <= hi else fail(
-                op, f"cannot reshape data {shape} to {list(pattern)}")
-        out[out.index(None)] = minus_one
-    elif total.is_static and known.is_static:
-        check(total.lo == known.lo, op, f"cannot reshape data {shape} ({total.lo} elements) to "
-              f"{list(pattern)} ({known.lo} elements)")
+            out.append(p)
+            outs.append(p)
+        if i < len(shape) and not z:
+            ins.append(shape[i])
+    ins.extend(shape[len(pattern):])
+    in_static, in_dynamic, out_static, out_dynamic = _products(ins, outs)
+    if minus_one is not None:
+        if out_static.lo == 0:
+            check(in_static.lo == 0, op, f"cannot infer -1 of {_show(pattern)}: other dims multiply to 0, but "
+                  f"data {shape} has no dimension that is 0")
+        out[minus_one] = d = _minus_one(in_dynamic, out_dynamic)
+        if d is None and out_static.lo != 0:
+            total, known = in_dynamic, out_dynamic     # (what is left once equal dims cancel)
+            fail(op, f"cannot reshape data {shape} to {_show(pattern)}: {total} is not a multiple of {known}"
+                 if total.is_static and known.is_static else
+                 f"cannot reshape data {shape} to {_show(pattern)}: the other dims do not divide its element count")
+    elif shape.is_static and all(d.is_static for d in out):
+        total, known = _product(shape), _product(out)
+        check(total == known or any(zero), op, f"cannot reshape data {shape} ({total} elements) to "
+              f"{_show(pattern)} ({known} elements)")
     return PartialShape(out)
+
+
+def _show(pattern) -> str:
+    return "[" + ", ".join(str(p) for p in pattern) + "]"
+
+
+def _products(ins, outs):
+    """(static, dynamic) products of the input and the output dims, dims equal on both sides (the same
+    interval, static or carrying one symbol) cancelled; each dynamic product also takes its static one
+    when the two static ones differ (OpenVINO's Reshape product)."""
+    outs = list(outs)
+    in_s, in_d, out_s, out_d = Dimension(1, 1), Dimension(1, 1), Dimension(1, 1), Dimension(1, 1)
+    for d in ins:
+        j = next((j for j, o in enumerate(outs) if _equal(d, o) and d != 0), None)
+        if j is not None:
+            del outs[j]
+        elif d.is_static:
+            in_s = d * in_s
+        else:
+            in_d = d * in_d
+    for o in outs:
+        if o.is_static:
+            out_s = o * out_s
+        else:
+            out_d = o * out_d
+    if in_s != out_s:
+        in_d, out_d = in_d * in_s, out_d * out_s
+    return in_s, in_d, out_s, out_d
+
+
+def _equal(a: Dimension, b: Dimension) -> bool:
+    same = same_symbol(a.symbol, b.symbol) or (a.symbol is None and b.symbol is None)
+    return a == b and same and (a.is_static or a.symbol is not None)
+
+
+def _minus_one(n: Dimension, product: Dimension) -> Dimension | None:
+    """The -1 dim: the dynamic input product n over the dynamic output product (None: no whole length)."""
+    if n.is_static and product.is_static:
+        return n.divide(product.lo) if product.lo else None
+    lo, hi = n.lo, n.hi
+    hi = hi // product.lo if hi is not None and product.lo != 0 and product != Dimension() else None
+    if product.hi != 0:
+        lo = 0 if product.hi is None and lo == 0 else 1 if product.hi is None else -(-lo // product.hi)
+    if hi is not None and lo > hi:
+        return None
+    keep = product.lo == 1 and product.hi == 1
+    d = Dimension(lo, hi, n.symbol if keep else None)
+    en, ep = exact(n), exact(product)          # precise mode: the exact quotient, where it divides
+    q = None if en is None or ep is None else en.exact_div(ep)
+    return d if q is None or (n.expr is None and product.expr is None) else d.with_expr(q)
 
 
 RESHAPE_1 = OpSchema(

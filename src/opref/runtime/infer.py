@@ -12,7 +12,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import InternalError, ModelError, OprefError
-from ..shapes import FOLD_LIMIT, Dimension, PartialShape, TensorInfo
+from ..shapes import FOLD_LIMIT, UNBOUNDED, Dimension, PartialShape, TensorInfo, exact
 from ..types import ELEMENT_TYPES, element_type, tagged
 from .graph import Graph, Node, parameter_info
 
@@ -98,8 +98,14 @@ def infer_call(schema, attrs, inputs: list[TensorInfo | None]) -> list[TensorInf
     shape-giving input known only by its bounds; then, when every input's value is known and the
     outputs are small, their values by running the kernel (the one place values are folded: a shape
     rule gives shapes); else the value bounds the schema's `value_bounds` says how to pass."""
+    outs = _values(schema, attrs, inputs, _infer_with_bounds(schema, attrs, inputs))
+    if any(_tracked(i) for i in inputs) or schema.value_bounds == "shape":
+        outs = _symbols(schema, attrs, inputs, outs)
+    return outs
+
+
+def _values(schema, attrs, inputs, outs):
     from .ops import execute
-    outs = _infer_with_bounds(schema, attrs, inputs)
     # a variable's value is not its initial value after the first run: ReadValue/Assign are never folded
     known = all(i is None or i.value is not None for i in inputs) and any(i is not None for i in inputs) \
         and not schema.stateful
@@ -119,6 +125,176 @@ def infer_call(schema, attrs, inputs: list[TensorInfo | None]) -> list[TensorInf
     return outs
 
 
+# --- symbols and exact expressions ------------------------------------------------------------------
+# Dims keep their symbols (and, in precise mode, their exact expressions) wherever a shape rule passes
+# them on (shapes.py: merging unifies symbols; dim arithmetic combines expressions). Values carry them
+# too, per element (OpenVINO's value symbols): ShapeOf gives its input dims'; an op that moves values
+# (value_bounds "moves") moves them, by running its kernel on one code per distinct symbol or expression
+# (0: none) in place of the values of its data inputs (those of its output's type constraint), as
+# OpenVINO's default symbol evaluator does; an elementwise op with a `value_expr` computes expressions;
+# and a shape rule reading such a value (a Reshape's target) gives each output dim that is an element's
+# value that element's symbol and expression (found by running the rule with a distinct marker length
+# in place of each such element).
+_MARK, _MARK_STEP = 1 << 29, 4099
+
+
+def _tracked(i) -> bool:
+    return i is not None and (i.symbols is not None or i.exprs is not None)
+
+
+def _symbols(schema, attrs, inputs, outs):
+    how = schema.value_bounds
+    if how == "shape":
+        shape = inputs[0].shape
+        if shape.rank_is_static and len(outs) == 1:
+            syms = tuple(d.symbol for d in shape)
+            exprs = tuple(d.expr for d in shape) if any(d.expr is not None for d in shape) else None
+            if exprs is not None:
+                exprs = tuple(exact(d) for d in shape)
+            if exprs is not None or any(x is not None for x in syms):
+                o = outs[0]
+                outs = [TensorInfo(o.element_type, o.shape, o.value, o.bounds,
+                                   syms if any(x is not None for x in syms) else None, exprs)]
+        return outs
+    if how == "moves":
+        outs = _moved(schema, attrs, inputs, outs)
+    elif schema.value_expr is not None and any(i is not None and i.exprs is not None for i in inputs):
+        outs = _computed(schema, inputs, outs)
+    return _marked_dims(schema, attrs, inputs, outs)
+
+
+def _elements(i: TensorInfo, what: str):
+    """Per element of i's value: its symbol (what="symbols") or exact expression ("exprs"), None where
+    not known; an element whose value is known is its own expression."""
+    n = int(np.prod(i.shape.to_shape(), dtype=np.int64))
+    got = getattr(i, what)
+    if got is not None:
+        return got
+    if what == "exprs" and i.value is not None:
+        from ..symbolic import Expr
+        return tuple(Expr.const(int(v)) for v in np.asarray(i.value).reshape(-1))
+    return (None,) * n
+
+
+def _moved(schema, attrs, inputs, outs):
+    from .ops import execute
+    ports = schema.ports_for(len(inputs))
+    carrier = schema.outputs[0].type_constraint
+    moved = {}
+    for what in ("symbols", "exprs"):
+        if not any(i is not None and getattr(i, what) is not None for i in inputs):
+            continue
+        codes: dict = {}
+        args = []
+        for p, i in zip(ports, inputs):
+            if i is None:
+                args.append(None)
+            elif p.type_constraint == carrier or len(inputs) == 1:
+                if not (i.shape.is_static and element_type(i.element_type).is_integral) or \
+                        np.prod(i.shape.to_shape(), dtype=np.int64) > FOLD_LIMIT:
+                    return outs
+                key = (lambda x: id(x.root())) if what == "symbols" else (lambda x: x)
+                c = [0 if x is None else codes.setdefault(key(x), (len(codes) + 1, x))[0]
+                     for x in _elements(i, what)]
+                args.append(tagged(np.array(c, np.int64).reshape(i.shape.to_shape()).astype(
+                    element_type(i.element_type).dtype), i.element_type))
+            elif i.value is not None:
+                args.append(tagged(np.asarray(i.value), i.element_type))
+            else:
+                return outs
+        if not codes or not element_type(outs[0].element_type).is_integral:
+            continue
+        try:
+            got = np.asarray(execute(schema, args, attrs)[0]).reshape(-1)
+        except (OprefError, ValueError, TypeError, IndexError, OverflowError):
+            continue
+        back = {code: x for code, x in codes.values()}
+        found = tuple(back.get(int(c)) for c in got)
+        if any(x is not None for x in found):
+            moved[what] = found
+    if not moved:
+        return outs
+    o = outs[0]
+    return [TensorInfo(o.element_type, o.shape, o.value, o.bounds, moved.get("symbols"), moved.get("exprs"))] \
+        + list(outs[1:])
+
+
+def _computed(schema, inputs, outs):
+    """Elementwise arithmetic on exact expressions (precise mode), broadcast as the values are."""
+    o = outs[0]
+    if not o.shape.is_static or not all(i is not None and i.shape.is_static for i in inputs):
+        return outs
+    arrays = []
+    for i in inputs:
+        a = np.empty(int(np.prod(i.shape.to_shape(), dtype=np.int64)), object)
+        a[:] = list(_elements(i, "exprs"))
+        arrays.append(a.reshape(i.shape.to_shape()))
+    try:
+        parts = np.broadcast_arrays(*arrays)
+    except ValueError:
+        return outs
+    f = schema.value_expr
+    exprs = tuple(None if any(x is None for x in xs) else f(*xs) for xs in zip(*(p.reshape(-1) for p in parts)))
+    if all(x is None for x in exprs) or len(exprs) != int(np.prod(o.shape.to_shape(), dtype=np.int64)):
+        return outs
+    return [TensorInfo(o.element_type, o.shape, o.value, o.bounds, o.symbols, exprs)] + list(outs[1:])
+
+
+def _marked_dims(schema, attrs, inputs, outs):
+    ports = schema.ports_for(len(inputs))
+    marks: dict[int, tuple] = {}
+    marked = list(inputs)
+    for k, (p, i) in enumerate(zip(ports, inputs)):
+        if not (p.const and _tracked(i)) or not i.shape.is_static:
+            continue
+        syms = _elements(i, "symbols")
+        exprs = i.exprs or (None,) * len(syms)
+        if all(x is None for x in syms) and all(e is None or e.constant is not None for e in exprs):
+            continue
+        lo_hi = _bounds_of(i)
+        if lo_hi is None or not element_type(i.element_type).is_integral:
+            continue
+        lo, hi = (np.asarray(b, np.int64).reshape(-1) for b in lo_hi)
+        v = lo.copy()
+        for e, (sym, ex) in enumerate(zip(syms, exprs)):
+            if (sym is not None or (ex is not None and ex.constant is None)) and e < v.size:
+                m = _MARK + _MARK_STEP * len(marks)
+                marks[m] = (sym, ex, int(lo[e]), None if hi[e] >= INF else int(hi[e]))
+                v[e] = m
+        marked[k] = TensorInfo(i.element_type, i.shape, v.reshape(np.shape(lo_hi[0])).astype(
+            element_type(i.element_type).dtype))
+    if not marks:
+        return outs
+    # the rule on the marked values; where the data's own dims contradict a marker (a Reshape's -1),
+    # on data of dynamic rank
+    loose = [i if i is None or p.const else TensorInfo(i.element_type, PartialShape.dynamic())
+             for p, i in zip(ports, marked)]
+    for attempt in (marked, loose):
+        try:
+            got = schema.infer(attempt, attrs)
+            break
+        except OprefError:
+            continue
+    else:
+        return outs
+    result = []
+    for o, g in zip(outs, got):
+        if not (o.shape.rank_is_static and g.shape.rank_is_static and len(o.shape) == len(g.shape)):
+            result.append(o)
+            continue
+        dims = list(o.shape)
+        for j, (d, m) in enumerate(zip(dims, g.shape)):
+            mark = marks.get(m.lo) if m.is_static else None
+            if mark is not None and d.lo == mark[2] and d.hi == mark[3]:
+                if mark[0] is not None:
+                    d = d.with_symbol(mark[0])
+                if mark[1] is not None and d.expr is None:
+                    d = d.with_expr(mark[1])
+                dims[j] = d
+        result.append(TensorInfo(o.element_type, PartialShape(dims), o.value, o.bounds, o.symbols, o.exprs))
+    return result
+
+
 def _small(outs) -> bool:
     return all(o.shape.is_static for o in outs) and \
         sum(int(np.prod(o.shape.to_shape(), dtype=object)) for o in outs) <= FOLD_LIMIT
@@ -130,7 +306,7 @@ def _small(outs) -> bool:
 # monotonic elementwise arithmetic takes the extremes over the corners of its inputs' bounds. A shape
 # rule that needs a value known only by its bounds is evaluated at both, and the two shapes give each
 # dim's interval.
-INF = 1 << 40                 # an upper bound at or beyond this is unbounded
+INF = UNBOUNDED               # an upper bound at or beyond this is unbounded
 
 
 def _bounds_of(info: TensorInfo | None):
@@ -213,6 +389,9 @@ def _corners(s, attrs, ins, out_type):
     lo, hi = exact.min(axis=0), exact.max(axis=0)
     info = np.iinfo(element_type(out_type).dtype)
     wraps = (lo < info.min) | ((hi > info.max) & (hi < INF))
+    # an unbounded upper bound through arithmetic takes the lower one down to 0 (if above): OpenVINO's
+    # upper bound overflows there, and a dim read from it is [?] ([1..] + 3 gives [?], not [4..])
+    lo = np.where(hi >= INF, np.minimum(lo, 0), lo)
     return [np.where(wraps, info.min, lo)], [np.where(wraps, INF, hi)]
 
 
@@ -314,6 +493,10 @@ def _memo_key(node: Node, ins: list[TensorInfo | None]):
     s = node.schema
     if s.role in ("constant", "parameter") or node.bodies:
         return None
+    for i in ins:        # (symbols are not part of a shape's equality: a layer with them is inferred itself)
+        if _tracked(i) or (i is not None and i.shape.dims is not None and any(
+                d.symbol is not None or d.expr is not None for d in i.shape.dims)):
+            return None
     key = [s]
     valued = unvalued = False
     for k, i in enumerate(ins):

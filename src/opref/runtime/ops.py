@@ -105,10 +105,12 @@ def _untold_hint(schema: OpSchema, ports, infos, e: OprefError) -> OprefError:
 
 
 def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
-             element_types=None) -> list[TensorInfo]:
+             element_types=None, mode: str = "openvino") -> list[TensorInfo]:
     """Output TensorInfos of one op. Inputs are TensorInfos (shape and type only) or arrays
     (type, shape and value known: used by shape-giving inputs). `element_types` (one name or None
-    per input, or {port name: name}) says the element type of arrays whose dtype cannot (u1, nf4)."""
+    per input, or {port name: name}) says the element type of arrays whose dtype cannot (u1, nf4).
+    A dim given by a name ("N") carries a symbol, one per name in the call; mode="precise" also gives
+    exact expressions of the output dims in those names (as `Model.infer_shapes`)."""
     schema = get_schema(op)
     check_call(schema, inputs, attrs, infos=True)
     ports = schema.ports_for(len(inputs))
@@ -118,6 +120,12 @@ def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
         # as whole-graph inference infers a layer: with every input an array, small outputs get their
         # values by running the kernel
         from .infer import infer_call
+        from ..shapes import share_names
+        if mode not in ("openvino", "precise"):
+            raise InputError(f"infer_op: mode must be 'openvino' or 'precise'; got {mode!r}")
+        shared = iter(share_names([i.shape for i in infos if i is not None], mode == "precise"))
+        infos = [i if i is None else TensorInfo(i.element_type, next(shared), i.value, i.bounds, i.symbols)
+                 for i in infos]
         return infer_call(schema, schema.bind_attrs(attrs), infos)
     except OprefError as e:
         raise _untold_hint(schema, ports, infos, e) from e.__cause__     # (an InternalError keeps its chain)
