@@ -129,6 +129,9 @@ def convert_promote_types(input_0, input_1, *, promote_unsafe, pytorch_scalar_pr
 # character) decode to lone surrogates U+DC80..U+DCFF and encode back to the same bytes
 # ("surrogateescape"), so Pack and Unpack are exact inverses on any bytes. (A NumPy unicode array
 # cannot hold trailing NUL characters: a string's trailing zero bytes are dropped.)
+_STRINGS = getattr(np, "strings", np.char)     # NumPy 2's np.strings; NumPy 1 has the same decode in np.char
+
+
 def _utf8_lengths(codes: np.ndarray) -> np.ndarray:
     """Bytes per code point in UTF-8 (0 for the padding NUL of fixed-width unicode arrays)."""
     escaped = (codes >= 0xDC80) & (codes <= 0xDCFF)
@@ -155,7 +158,7 @@ def string_tensor_pack(begins, ends, symbols):
     inside = index < e[:, None]
     raw = np.where(inside, symbols[np.where(inside, index, 0)] if symbols.size else 0, 0).astype(np.uint8)
     strings = np.ascontiguousarray(raw).view(f"S{n}").reshape(-1)
-    return np.strings.decode(strings, "utf-8", "surrogateescape").astype(np.str_).reshape(begins.shape)
+    return _STRINGS.decode(strings, "utf-8", "surrogateescape").astype(np.str_).reshape(begins.shape)
 
 
 KERNELS = {"Convert-1": convert, "ConvertLike-1": convert_like, "ConvertPromoteTypes-14": convert_promote_types,
