@@ -122,3 +122,18 @@ def test_infer_op_precise():
     assert [str(d.expr) if d.expr is not None else str(d) for d in out.shape] == ["N", "8", "⌈H/2⌉", "⌈W/2⌉"]
     with pytest.raises(opref.OprefError, match="mode must be"):
         opref.infer_op("Relu-1", [opref.TensorInfo("f32", "N")], mode="exact")
+
+
+def test_cli_precise(capsys):
+    from pathlib import Path
+    from opref import cli
+    import json
+    example = Path(__file__).resolve().parent.parent / "examples" / "tiny_cnn.xml"
+    assert cli.main(["shapes", str(example), "--shape", "image=N,3,H,W", "--precise"]) == 0
+    out = capsys.readouterr().out
+    assert "probabilities (Softmax-8): f32[?,10] = [N,10]" in out
+    assert cli.main(["shapes", str(example), "--shape", "image=N,3,H,W", "--precise", "--json"]) == 0
+    ports = json.loads(capsys.readouterr().out)["ports"]
+    assert ports["probabilities"][0]["exprs"] == ["N", "10"] and ports["probabilities"][0]["symbols"] == ["N", None]
+    assert cli.main(["shapes", str(example), "--shape", "image=N,3,H,W"]) == 0
+    assert " = [" not in capsys.readouterr().out          # without --precise: OpenVINO's answer only

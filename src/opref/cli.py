@@ -498,7 +498,7 @@ def cmd_shapes(args) -> int:
         if port.name in seen:
             raise UsageError(f"--shape: {name!r} and {seen[port.name]!r} are the same input {port.name!r}")
         seen[port.name] = name
-    infos = model.infer_shapes(shapes, strict=not args.no_strict)
+    infos = model.infer_shapes(shapes, strict=not args.no_strict, mode="precise" if args.precise else "openvino")
     by_name = {n.name: n for n in model.graph.nodes}
     failed = [{"name": f.name, "layer_id": f.layer_id, "op": f.op, "error": str(f.error)} for f in infos.not_inferred]
     if args.json:
@@ -514,13 +514,22 @@ def cmd_shapes(args) -> int:
         _print_json(doc)
     else:
         for name, outs in infos.items():
-            print(f"{name} ({by_name[name].op}): " + ", ".join(f"{i.element_type}{_fmt_shape(i.shape)}" for i in outs))
+            print(f"{name} ({by_name[name].op}): " + ", ".join(f"{i.element_type}{_fmt_shape(i.shape)}{_exprs(i)}"
+                                                                 for i in outs))
     if failed:
         print(f"opref shapes: not inferred ({len(failed)} layer{'s' if len(failed) != 1 else ''}, outputs "
               f"dynamic):", file=sys.stderr)
         for f in failed:
             print(f"  {f['name']}: {f['error']}", file=sys.stderr)
     return 0
+
+
+def _exprs(info) -> str:
+    """--precise: " = [N,8,⌈H/2⌉,⌈W/2⌉]" when some dim of the shape has an exact expression."""
+    shape = info.shape
+    if not shape.rank_is_static or all(d.expr is None for d in shape):
+        return ""
+    return " = [" + ",".join(str(d.expr) if d.expr is not None else str(d) for d in shape) + "]"
 
 
 def _bounds_doc(b, unbounded: int):
@@ -541,6 +550,8 @@ def _info_doc(info) -> dict:
            "dims": [[d.lo, d.hi] for d in shape] if shape.rank_is_static else None}
     if shape.rank_is_static and any(d.symbol is not None for d in shape):
         doc["symbols"] = [d.symbol_name for d in shape]        # dims of one name are equal
+    if shape.rank_is_static and any(d.expr is not None for d in shape):
+        doc["exprs"] = [str(d.expr) if d.expr is not None else (str(d.lo) if d.is_static else None) for d in shape]
     if info.value is not None:
         doc["value"] = np.asarray(info.value).astype(np.int64).tolist()
     elif info.bounds is not None:
@@ -683,6 +694,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-strict", action="store_true",
                    help="a layer whose shapes cannot be inferred gets dynamic outputs and inference goes on; "
                         "such layers are listed on stderr (in the JSON: \"not_inferred\"), exit 0")
+    s.add_argument("--precise", action="store_true",
+                   help="also give each dim that is exact in the input dims' names as an expression (dims given "
+                        "by names in --shape: N, H ...): printed after the shape, in the JSON as \"exprs\"")
     s.set_defaults(fn=cmd_shapes)
 
     v = sub.add_parser("validate", help="schema, edge and shape checks of a model",

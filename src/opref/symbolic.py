@@ -6,8 +6,10 @@ print alike and a constant prints as a constant:
 - a floor ⌊P/k⌋ holds the residue of P modulo k only: terms of P whose coefficients k divides, and the
   whole multiples of k in its constant, move outside; a common factor of k and P's coefficients is
   divided out; a floor inside a floor merges into one (⌊(⌊P/a⌋ + Q)/b⌋ = ⌊(P + aQ)/(ab)⌋).
-Hand-written rather than sympy: the forms needed are few, and canonicalising them here costs
-microseconds where sympy's simplification costs milliseconds per dim (measured in benchmarks)."""
+Hand-written rather than sympy (1.14, the well-kept option): five stride-2 convolutions on W take sympy
+385 ms and leave floor(floor(floor(floor(floor(W/2 - 1/2)/2)/2)/2)/2) + 1; here 0.24 ms and ⌈W/32⌉
+(measured on the 2-core AVX2 machine). Precise inference of DenseNet-121 (797 layers) takes 49 ms against
+34 ms for the default mode."""
 from __future__ import annotations
 
 import math
