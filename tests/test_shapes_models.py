@@ -132,13 +132,7 @@ def _shapes(ov_model: ov.Model, kind: str) -> dict[str, str]:
 
 # --- differences opref keeps, each asserted to still be there ------------------------------------------
 # (model, setting, layer type, opref's shape, OpenVINO's shape) -> reason
-KNOWN = {
-    ("slicer", "intervals", "Slice", "[1..8,16..512,..504]", "[1..8,16..512,..512]"):
-        "x[:, :, n // 2:] with n in 16..512: the start is known by its bounds 8..256; OpenVINO's Slice "
-        "gives the whole 0..512 for a start that is not a constant, opref runs the rule at both bounds and "
-        "gets 0..504 (sound: the output is n - n // 2 <= 256). Following OpenVINO needs its Slice bound "
-        "arithmetic, not yet transcribed",
-}
+KNOWN: dict = {}     # none left (the slicer's Slice start n // 2 passes a Floor, where OpenVINO's bounds stop)
 
 
 def _compare(xml, name: str, kind: str) -> tuple[int, list[tuple]]:

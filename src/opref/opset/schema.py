@@ -189,7 +189,7 @@ class OpSchema:
     # "moves": values are only moved, selected or converted: the op at the lower bounds gives the lower
     #     bound, at the upper the upper (movement and shape ops, Convert);
     # "monotonic": elementwise and monotonic in each input: the extremes lie at the corners of the inputs'
-    #     bounds (Add, Multiply, Maximum, Floor, ...);
+    #     bounds (Add, Multiply, Maximum, ...);
     # "quotient": monotonic as long as the divisor's interval excludes 0 (Divide);
     # None: no bounds (FloorMod/Mod are not monotonic, and most ops never compute shapes)
     value_bounds: str | None = None

@@ -252,8 +252,14 @@ def _marked_dims(schema, attrs, inputs, outs):
         if all(x is None for x in syms) and all(e is None or e.constant is not None for e in exprs):
             continue
         lo_hi = _bounds_of(i)
-        if lo_hi is None or not element_type(i.element_type).is_integral:
+        if not element_type(i.element_type).is_integral:
             continue
+        if lo_hi is None:
+            # no bounds (past a Floor, as OpenVINO's): the expressions alone, every element one
+            if any(e is None for e in exprs):
+                continue
+            base = np.array([e.constant or 0 for e in exprs], np.int64).reshape(i.shape.to_shape())
+            lo_hi = (base, np.where(np.array([e.constant is None for e in exprs]), INF, base.reshape(-1)))
         lo, hi = (np.asarray(b, np.int64).reshape(-1) for b in lo_hi)
         v = lo.copy()
         for e, (sym, ex) in enumerate(zip(syms, exprs)):
@@ -285,7 +291,7 @@ def _marked_dims(schema, attrs, inputs, outs):
         dims = list(o.shape)
         for j, (d, m) in enumerate(zip(dims, g.shape)):
             mark = marks.get(m.lo) if m.is_static else None
-            if mark is not None and d.lo == mark[2] and d.hi == mark[3]:
+            if mark is not None and ((d.lo == mark[2] and d.hi == mark[3]) or (mark[0] is None and not d.is_static)):
                 if mark[0] is not None:
                     d = d.with_symbol(mark[0])
                 if mark[1] is not None and d.expr is None:
