@@ -1,4 +1,4 @@
-"""python -m benchmarks [all|models|ops|overhead] [--quick] [--threads N] [--models a,b] [--repeat N] [--json OUT]
+"""python -m benchmarks [all|models|ops|overhead] [--quick] [--threads N] [--models a,b] [--ops a,b] [--repeat N] [--json OUT]
 
 Every runtime gets the same thread count: OpenVINO's INFERENCE_NUM_THREADS, onnxruntime's
 intra_op_num_threads, and NumPy's BLAS through OPENBLAS/OMP/MKL_NUM_THREADS, set here before
@@ -22,6 +22,8 @@ def parse(argv):
     p.add_argument("--threads", type=int, default=2, help="threads for every runtime (default 2)")
     p.add_argument("--quick", action="store_true", help="fewer repeats and models (about 2 minutes)")
     p.add_argument("--models", help="comma-separated model names (default: all; with --quick a few)")
+    p.add_argument("--ops", help="comma-separated parts of op labels: run the op cases whose label contains one "
+                                 "(case-insensitive; default: all)")
     p.add_argument("--repeat", type=int, help="timed runs per measurement, after one warm-up (default 5, quick 3)")
     p.add_argument("--reference-limit", type=float, default=30.0, metavar="S",
                    help="skip onnx.reference where one run takes more than S seconds (default 30, quick 10)")
@@ -75,7 +77,7 @@ def main(argv=None) -> int:
         results["models"] = model_bench.run(names, args.threads, repeat, ref_limit)
         print("\n== Models ==\n" + model_bench.render(results["models"], args.threads), flush=True)
     if args.section in ("all", "ops"):
-        results["ops"] = op_bench.run(args.threads, repeat)
+        results["ops"] = op_bench.run(args.threads, repeat, args.ops.split(",") if args.ops else None)
         print("\n== Ops ==\n" + op_bench.render(results["ops"], args.threads), flush=True)
     if args.section in ("all", "overhead"):
         results["overhead"] = overhead.run(repeat)

@@ -1,5 +1,6 @@
 """Measurements that need a fresh process, run by the model benchmark as
-`python -m benchmarks._child load-memory MODEL.xml` or
+`python -m benchmarks._child load-memory MODEL.xml`,
+`python -m benchmarks._child run-memory MODEL.xml FEEDS.npz` or
 `python -m benchmarks._child reference MODEL.onnx FEEDS.npz REPEAT LIMIT_S`; each prints one JSON line.
 The parent's environment (BLAS thread limits) is inherited."""
 from __future__ import annotations
@@ -60,6 +61,46 @@ def load_memory(xml: str) -> dict:
             "file_delta": after["RssFile"] - before["RssFile"], "heap_peak": heap_peak, "method": method}
 
 
+def run_memory(xml: str, feeds_file: str) -> dict:
+    """Peak memory of Model.run, two ways, each around one run with the model loaded and the feeds made:
+    - heap_peak: tracemalloc's peak during the third run (warm: constants folded, the run plan prepared)
+      minus what was traced before it. NumPy reports every array buffer it allocates to tracemalloc, so
+      this is the most bytes of intermediates and outputs (and Python objects) alive at once in a run,
+      whatever the allocator keeps cached between runs. Not counted: BLAS's own workspace (OpenBLAS
+      allocates its buffers once, outside the Python allocators) and the weights (mapped by load).
+    - rss_peak_delta: the peak RSS growth of the first run (VmHWM reset via /proc/self/clear_refs just
+      before it, minus VmRSS then): what the OS saw, including first-run caches (folded constants, plans),
+      BLAS buffers and the pages of the mapped weights the run touches. A later run can show no growth
+      at all when the allocator reuses pages the first run freed, so it is measured cold; page-granular.
+    The run's time under tracemalloc is not reported (tracing slows allocation)."""
+    import gc
+    import tracemalloc
+
+    import numpy as np
+    import opref
+    model = opref.load(xml)
+    with np.load(feeds_file) as data:
+        feeds = {k: data[k] for k in data.files}
+    gc.collect()
+    before = _status()
+    rss = None
+    if _reset_peak():
+        model.run(feeds)
+        rss = _status()["VmHWM"] - before["VmRSS"]
+    else:
+        model.run(feeds)
+    model.run(feeds)
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    outputs = model.run(feeds)
+    heap_peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    output_bytes = sum(np.asarray(v).nbytes for v in outputs.values())
+    return {"heap_peak": heap_peak, "rss_peak_delta": rss, "output_bytes": output_bytes,
+            "feed_bytes": sum(v.nbytes for v in feeds.values())}
+
+
 def reference(onnx_file: str, feeds_file: str, repeat: int, limit: float) -> dict:
     """onnx.reference.ReferenceEvaluator: one warm-up run; if it took more than `limit` seconds, no
     more; else up to `repeat` timed runs (at least one) within about `limit` seconds, warm-up included."""
@@ -86,6 +127,8 @@ if __name__ == "__main__":
     verb, *args = sys.argv[1:]
     if verb == "load-memory":
         result = load_memory(args[0])
+    elif verb == "run-memory":
+        result = run_memory(args[0], args[1])
     else:
         result = reference(args[0], args[1], int(args[2]), float(args[3]))
     print(json.dumps(result))

@@ -65,6 +65,7 @@ def cases() -> list[OpCase]:
                ("AveragePool", dict(onnx_pool, count_include_pad=0), 1)),
         OpCase("Softmax [1,12,128,128] axis -1", "Softmax-8", [_rand(1, 12, 128, 128)], {"axis": -1},
                lambda x: o15.softmax(x, -1), ("Softmax", dict(axis=-1), 1)),
+        *_activation_normalization_sequence_cases(),
         OpCase("DepthToSpace [1,256,64,64] b2", "DepthToSpace-1", [_rand(1, 256, 64, 64)],
                {"mode": "blocks_first", "block_size": 2}, lambda x: o15.depth_to_space(x, "blocks_first", 2),
                ("DepthToSpace", dict(blocksize=2, mode="DCR"), 1), movement=True),
@@ -86,6 +87,59 @@ def cases() -> list[OpCase]:
                [_rand(1, 144, 16384), _i64(128, 128), _i64(3, 3)], {"pads_begin": [1, 1], "pads_end": [1, 1]},
                lambda x, s, k: o15.col2im(x, s, k, pads_begin=[1, 1], pads_end=[1, 1]),
                ("Col2Im", dict(pads=[1, 1, 1, 1]), 3), movement=True),
+    ]
+
+
+def _activation_normalization_sequence_cases() -> list[OpCase]:
+    """Softmax/LogSoftmax on a non-last axis, the normalisations (MVN as LayerNorm and as InstanceNorm),
+    Gelu, and the recurrent sequences (ONNX's LSTM/GRU take time-major inputs: no ORT column)."""
+    import openvino.opset1 as o1
+    import openvino.opset5 as o5
+    import openvino.opset6 as o6
+    import openvino.opset7 as o7
+    import openvino.opset12 as o12
+    import openvino.opset15 as o15
+    ones, zeros = (lambda n: np.ones(n, np.float32)), (lambda n: np.zeros(n, np.float32))
+    mvn = dict(normalize_variance=True, eps=1e-5, eps_mode="inside_sqrt")
+    n, t, i, h = 16, 50, 64, 128
+    rnn = dict(hidden_size=h, direction="bidirectional")
+    lstm = dict(rnn, activations=["sigmoid", "tanh", "tanh"], activations_alpha=[], activations_beta=[], clip=0.0)
+    gru = dict(rnn, activations=["sigmoid", "tanh"], activations_alpha=[], activations_beta=[], clip=0.0,
+               linear_before_reset=False)
+    w = lambda *s: _rand(*s) / np.float32(np.sqrt(s[-1]))       # noqa: E731 (states stay in the activations' range)
+    return [
+        OpCase("Softmax [1,64,56,56] axis 1", "Softmax-8", [_rand(1, 64, 56, 56)], {"axis": 1},
+               lambda x: o15.softmax(x, 1), ("Softmax", dict(axis=1), 1)),
+        OpCase("LogSoftmax [1,12,128,128] axis -1", "LogSoftmax-5", [_rand(1, 12, 128, 128)], {"axis": -1},
+               lambda x: o5.log_softmax(x, -1), ("LogSoftmax", dict(axis=-1), 1)),
+        OpCase("MVN [1,128,768] axes -1 (LayerNorm)", "MVN-6", [_rand(1, 128, 768), _i64(-1)], mvn,
+               lambda x, a: o6.mvn(x, a, **mvn), ("LayerNormalization", dict(axis=-1, epsilon=1e-5), 2),
+               onnx_inputs=[ones(768)]),
+        OpCase("MVN [1,64,56,56] axes 2,3 (InstanceNorm)", "MVN-6", [_rand(1, 64, 56, 56), _i64(2, 3)], mvn,
+               lambda x, a: o6.mvn(x, a, **mvn), ("InstanceNormalization", dict(epsilon=1e-5), 3),
+               onnx_inputs=[ones(64), zeros(64)]),
+        OpCase("NormalizeL2 [1,512,28,28] axes 1", "NormalizeL2-1", [_rand(1, 512, 28, 28), _i64(1)],
+               {"eps": 1e-10, "eps_mode": "add"}, lambda x, a: o1.normalize_l2(x, a, 1e-10, "add"),
+               ("LpNormalization", dict(axis=1, p=2), 1)),
+        OpCase("GroupNormalization [1,64,56,56] 32 groups", "GroupNormalization-12",
+               [_rand(1, 64, 56, 56), 1 + _rand(64) / 4, _rand(64) / 4], {"num_groups": 32, "epsilon": 1e-5},
+               lambda x, g, b: o12.group_normalization(x, g, b, 32, 1e-5)),
+        OpCase("BatchNormInference [1,64,112,112]", "BatchNormInference-5",
+               [_rand(1, 64, 112, 112), 1 + _rand(64) / 4, _rand(64) / 4, _rand(64) / 4, 1 + np.abs(_rand(64))],
+               {"epsilon": 1e-5}, lambda x, g, b, m, v: o5.batch_norm_inference(x, g, b, m, v, 1e-5),
+               ("BatchNormalization", dict(epsilon=1e-5), 5)),
+        OpCase("Gelu erf [1,128,3072]", "Gelu-7", [_rand(1, 128, 3072)], {"approximation_mode": "erf"},
+               lambda x: o7.gelu(x, "erf")),
+        OpCase("Gelu tanh [1,128,3072]", "Gelu-7", [_rand(1, 128, 3072)], {"approximation_mode": "tanh"},
+               lambda x: o7.gelu(x, "tanh")),
+        OpCase(f"LSTMSequence N{n} T{t} I{i} H{h} bidir", "LSTMSequence-5",
+               [_rand(n, t, i), zeros((n, 2, h)), zeros((n, 2, h)), np.full(n, t, np.int32), w(2, 4 * h, i),
+                w(2, 4 * h, h), zeros((2, 4 * h))], lstm,
+               lambda *a: o5.lstm_sequence(*a, **lstm)),
+        OpCase(f"GRUSequence N{n} T{t} I{i} H{h} bidir", "GRUSequence-5",
+               [_rand(n, t, i), zeros((n, 2, h)), np.full(n, t, np.int32), w(2, 3 * h, i), w(2, 3 * h, h),
+                zeros((2, 3 * h))], gru,
+               lambda *a: o5.gru_sequence(*a, **gru)),
     ]
 
 
@@ -136,8 +190,10 @@ def bench_op(case: OpCase, threads: int, repeat: int) -> dict:
     return row
 
 
-def run(threads: int, repeat: int) -> list[dict]:
-    return [bench_op(case, threads, repeat) for case in cases()]
+def run(threads: int, repeat: int, only: list[str] | None = None) -> list[dict]:
+    """only: run the cases whose label contains one of these strings (case-insensitive)."""
+    chosen = [c for c in cases() if not only or any(o.lower() in c.label.lower() for o in only)]
+    return [bench_op(case, threads, repeat) for case in chosen]
 
 
 def render(rows: list[dict], threads: int) -> str:

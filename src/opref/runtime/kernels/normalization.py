@@ -19,10 +19,13 @@ def _channel(v, ndim):
 # --- BatchNormInference ---------------------------------------------------------------------------
 @np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def _batch_norm(data, gamma, beta, mean, variance, epsilon):
+    """gamma * (x - mean) / sqrt(variance + eps) + beta, with gamma / sqrt(variance + eps) one per-channel scale."""
     ct = _ct(data.dtype)
-    g, b, m, v = (_channel(a.astype(ct), data.ndim) for a in (gamma, beta, mean, variance))
-    out = g * (data.astype(ct) - m) / np.sqrt(v + ct.type(epsilon)) + b
-    return out.astype(data.dtype)
+    g, b, m, v = (_channel(a.astype(ct, copy=False), data.ndim) for a in (gamma, beta, mean, variance))
+    out = np.subtract(data.astype(ct, copy=False), m)       # a fresh array, scaled and shifted in place
+    out *= g / np.sqrt(v + ct.type(epsilon))
+    out += b
+    return out.astype(data.dtype, copy=False)
 
 
 def batch_norm_inference_1(gamma, beta, data, mean, variance, *, epsilon):
@@ -34,17 +37,25 @@ def batch_norm_inference_5(data, gamma, beta, mean, variance, *, epsilon):
 
 
 # --- MVN ------------------------------------------------------------------------------------------
+def _centered(x, axes):
+    """x minus its mean over axes (a fresh array), and the variance over axes (the mean of its square)."""
+    centered = np.subtract(x, x.mean(axis=axes, keepdims=True))
+    return centered, np.square(centered).mean(axis=axes, keepdims=True)
+
+
 @np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def _mvn(data, axes, normalize_variance, eps, inside):
     ct = _ct(data.dtype)
-    x = data.astype(ct)
+    x = data.astype(ct, copy=False)
     axes = tuple(sorted({a % data.ndim for a in axes})) if data.ndim else ()
-    centered = x - x.mean(axis=axes, keepdims=True) if x.size else x
-    if normalize_variance and x.size:
-        var = (centered * centered).mean(axis=axes, keepdims=True)
-        eps = ct.type(eps)
-        centered = centered / (np.sqrt(var + eps) if inside else np.sqrt(var) + eps)
-    return centered.astype(data.dtype)
+    if not x.size:
+        return data.copy()
+    if not normalize_variance:
+        return np.subtract(x, x.mean(axis=axes, keepdims=True)).astype(data.dtype, copy=False)
+    centered, var = _centered(x, axes)
+    eps = ct.type(eps)
+    centered /= np.sqrt(var + eps) if inside else np.sqrt(var) + eps
+    return centered.astype(data.dtype, copy=False)
 
 
 def mvn_1(data, *, eps, across_channels, normalize_variance, reduction_axes):
@@ -61,22 +72,22 @@ def mvn_6(data, axes, *, normalize_variance, eps, eps_mode):
 @np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def normalize_l2(data, axes, *, eps, eps_mode):
     ct = _ct(data.dtype)
-    x = data.astype(ct)
+    x = data.astype(ct, copy=False)
     axes = tuple(sorted({int(a) % data.ndim for a in np.asarray(axes).reshape(-1)})) if data.ndim else ()
-    sq = (x * x).sum(axis=axes, keepdims=True)
+    sq = np.square(x).sum(axis=axes, keepdims=True)
     eps = ct.type(eps)
     norm = np.sqrt(sq + eps if eps_mode == "add" else np.maximum(sq, eps))
     # Over no axes the spec divides each element "by itself": 1 for non-zero elements, as OpenVINO does
     if not axes:
         return np.where(x != 0, ct.type(1), x / norm).astype(data.dtype)
-    return (x / norm).astype(data.dtype)
+    return np.divide(x, norm).astype(data.dtype, copy=False)
 
 
 @np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def grn(data, *, bias):
     ct = _ct(data.dtype)
-    x = data.astype(ct)
-    return (x / np.sqrt((x * x).sum(axis=1, keepdims=True) + ct.type(bias))).astype(data.dtype)
+    x = data.astype(ct, copy=False)
+    return np.divide(x, np.sqrt(np.square(x).sum(axis=1, keepdims=True) + ct.type(bias))).astype(data.dtype, copy=False)
 
 
 # --- GroupNormalization ---------------------------------------------------------------------------
@@ -84,13 +95,16 @@ def grn(data, *, bias):
 def group_normalization(data, scale, bias, *, num_groups, epsilon):
     ct = _ct(data.dtype)
     n, c = data.shape[:2]
-    x = data.astype(ct).reshape((n, num_groups, -1))          # [N, G, C/G * spatial]
+    x = data.astype(ct, copy=False).reshape((n, num_groups, -1))          # [N, G, C/G * spatial]
     if x.size:
-        mean = x.mean(axis=2, keepdims=True)
-        var = ((x - mean) ** 2).mean(axis=2, keepdims=True)
-        x = (x - mean) / np.sqrt(var + ct.type(epsilon))
+        x, var = _centered(x, 2)                                         # a fresh array, normalised in place
+        x /= np.sqrt(var + ct.type(epsilon))
+    else:
+        x = x.copy()
     y = x.reshape(data.shape)
-    return (y * _channel(scale.astype(ct), data.ndim) + _channel(bias.astype(ct), data.ndim)).astype(data.dtype)
+    y *= _channel(scale.astype(ct, copy=False), data.ndim)
+    y += _channel(bias.astype(ct, copy=False), data.ndim)
+    return y.astype(data.dtype, copy=False)
 
 
 # --- LRN ------------------------------------------------------------------------------------------
@@ -113,6 +127,18 @@ def lrn(data, axes, *, alpha, beta, bias, size):
         sq = sum(np.take(padded, np.arange(k, k + length), axis=a) for k in range(2 * half + 1))
     scale = ct.type(alpha) / ct.type(float(size) ** len(axes))
     return (x / (ct.type(bias) + scale * sq) ** ct.type(beta)).astype(data.dtype)
+
+
+def _workspace(ins, outs, kw):
+    """Bytes of the normalisations' temporaries: the data in the compute type (when it is not already) and
+    two arrays of its size (the centred or scaled values and their squares)."""
+    data = max((a for a in ins if a is not None), key=lambda a: a.size)     # the data (BatchNorm-1: input 2)
+    ct = _ct(data.dtype)
+    return data.size * ct.itemsize * (2 + (data.dtype != ct))
+
+
+WORKSPACE = {name: _workspace for name in ("BatchNormInference-1", "BatchNormInference-5", "MVN-1", "MVN-6",
+                                           "NormalizeL2-1", "GRN-1", "GroupNormalization-12")}
 
 
 KERNELS = {"BatchNormInference-1": batch_norm_inference_1, "BatchNormInference-5": batch_norm_inference_5,

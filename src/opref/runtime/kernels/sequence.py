@@ -12,118 +12,198 @@ from ...errors import InputError
 from ...types import accumulator_dtype
 
 
-def _sigmoid(x):
-    with np.errstate(over="ignore"):
-        return 1 / (1 + np.exp(-x))
+def _sigmoid(x, out=None):
+    """1 / (1 + exp(-x)); out=x computes it in place. (-x as x * -1: NumPy 2.4's np.negative misreads a view
+    with a 16-byte (f32) or 64-byte (f64) stride that is its own out.)"""
+    out = np.multiply(x, -1, out=out)
+    np.exp(out, out=out)
+    out += 1
+    return np.reciprocal(out, out=out)
 
 
-_FUNCTIONS = {"relu": lambda x: np.maximum(x, 0), "sigmoid": _sigmoid, "tanh": np.tanh}
+_FUNCTIONS = {"relu": lambda x, out=None: np.maximum(x, 0, out=out), "sigmoid": _sigmoid,
+              "tanh": lambda x, out=None: np.tanh(x, out=out)}
 
 
 def _activation(name, clip):
+    """The activation as f(x, out=None); clipping applies to gate pre-activations (clip 0: none)."""
     f = _FUNCTIONS[name]
-    if clip > 0:                       # clipping applies to gate pre-activations (clip 0: none)
-        return lambda x: f(np.clip(x, -clip, clip))
-    return f
+    if clip <= 0:
+        return f
+
+    def clipped(x, out=None):
+        out = np.clip(x, -clip, clip, out=out)
+        return f(out, out=out)
+    return clipped
 
 
-def _matmul_t(x, w):
-    """x [..., n, k] times w [..., g, k] transposed -> [..., n, g] (inf * 0 gives NaN, quietly)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.matmul(x, np.swapaxes(w, -1, -2))
+def _gate(a, k, hidden):
+    """Gate block k ([..., hidden]) of a [..., G*hidden] array: a view."""
+    return a[..., k * hidden:(k + 1) * hidden]
 
 
-# --- cells: x [..., N, I], states [..., N, H], W [..., G*H, I], R [..., G*H, H], B [..., G*H] ---------------
-def _lstm_step(x, h, c, w, r, b, f, g, hf, p=None, input_forget=False):
-    gates = _matmul_t(x, w) + _matmul_t(h, r) + b[..., None, :]
-    zf, zi, zc, zo = np.split(gates, 4, axis=-1)                  # OpenVINO's gate order: f, i, c, o
-    if p is not None:                                              # peepholes f, i, o (LSTMCell-1)
-        pf, pi, po = np.split(p, 3, axis=-1)
-        zf, zi = zf + pf * c, zi + pi * c
-    ft = f(zf)
-    it = 1 - ft if input_forget else f(zi)
-    c_new = ft * c + it * g(zc)
-    if p is not None:
-        zo = zo + po * c_new
-    return f(zo) * hf(c_new), c_new
-
-
-def _gru_step(x, h, w, r, b, f, g, linear_before_reset):
+# --- cells: xp = x W^T + (input-side) B for one step [..., N, G*H], states [..., N, H], rt = R^T [..., H, G*H] ----
+# The input projection and its bias do not depend on the state: the sequence ops compute them for every step at
+# once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays, activated in place.
+def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False):
+    """Gate blocks in the order f, i, o, c (the weights are reordered once, `_fioc`): the three gates that take f
+    are one block, activated at once, unless a peephole makes o wait for the new cell state."""
     hidden = h.shape[-1]
-    xw = _matmul_t(x, w)
-    rz, rr, rh = np.split(r, 3, axis=-2)
-    hr = _matmul_t(h, np.concatenate([rz, rr], axis=-2))
-    if linear_before_reset:                                        # B: [z+r sums, Wbh, Rbh]
-        bzr, wbh, rbh = b[..., :2 * hidden], b[..., 2 * hidden:3 * hidden], b[..., 3 * hidden:]
+    gates = np.matmul(h, rt)
+    gates += xp
+    zf, zi, zo, zc = (_gate(gates, k, hidden) for k in range(4))
+    if p is not None:                                                # peepholes f, i, o (LSTMCell-1)
+        pf, pi, po = (_gate(p, k, hidden) for k in range(3))
+        zf += pf * c
+        zi += pi * c
+        f(gates[..., :2 * hidden], out=gates[..., :2 * hidden])
     else:
-        bzr, wbh, rbh = b[..., :2 * hidden], b[..., 2 * hidden:], 0
-    zr = xw[..., :2 * hidden] + hr + bzr[..., None, :]
-    zt, rt = np.split(f(zr), 2, axis=-1)
+        f(gates[..., :3 * hidden], out=gates[..., :3 * hidden])
+    ft, it = zf, (1 - zf if input_forget else zi)
+    c_new = ft * c
+    it *= g(zc, out=zc)
+    c_new += it                                                      # c' = f * c + i * g(zc)
+    if p is not None:
+        zo += po * c_new
+        f(zo, out=zo)
+    h_new = hf(c_new)
+    h_new *= zo                                                      # h' = f(zo) * h(c')
+    return h_new, c_new
+
+
+# the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c
+_FIOC = (0, 1, 3, 2)
+
+
+def _fioc(a, axis, order=_FIOC):
+    """a's gate blocks along axis taken in `order` (a new array)."""
+    size = a.shape[axis] // 4
+    return np.take(a, (np.arange(4 * size).reshape(4, size)[list(order)]).reshape(-1), axis=axis)
+
+
+def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset):
+    """xp: x W^T + [Bz, Br, Bh] (input-side); rt_zr: [Rz Rr]^T, rt_h: Rh^T; rbh: Rh's bias (linear_before_reset)."""
+    hidden = h.shape[-1]
+    zr = np.matmul(h, rt_zr)
+    zr += xp[..., :2 * hidden]
+    f(zr, out=zr)
+    zt, rt = _gate(zr, 0, hidden), _gate(zr, 1, hidden)
     if linear_before_reset:
-        hh = xw[..., 2 * hidden:] + rt * (_matmul_t(h, rh) + rbh[..., None, :]) + wbh[..., None, :]
+        hh = np.matmul(h, rt_h)                                      # r * (h Rh^T + Rbh)
+        hh += rbh
+        hh *= rt
     else:
-        hh = xw[..., 2 * hidden:] + _matmul_t(rt * h, rh) + wbh[..., None, :]
-    return (1 - zt) * g(hh) + zt * h
+        hh = np.matmul(rt * h, rt_h)                                 # (r * h) Rh^T
+    hh += xp[..., 2 * hidden:]
+    g(hh, out=hh)
+    out = 1 - zt                                                     # h' = (1 - z) * g(hh) + z * h
+    out *= hh
+    out += zt * h
+    return out
 
 
-def _rnn_step(x, h, w, r, b, f):
-    return f(_matmul_t(x, w) + _matmul_t(h, r) + b[..., None, :])
+def _rnn_step(xp, h, rt, f):
+    z = np.matmul(h, rt)
+    z += xp
+    return f(z, out=z)
+
+
+def _transposed(a, acc):
+    """A [..., G, K] weight as a contiguous [..., K, G] array of the compute type."""
+    return np.ascontiguousarray(np.swapaxes(a.astype(acc, copy=False), -1, -2))
+
+
+def _gru_weights(r, b, acc, linear_before_reset):
+    """GRU's R split as [Rz Rr]^T and Rh^T, B as its input-side part [..., 3H] and Rh's bias (or 0)."""
+    hidden = r.shape[-1]
+    rt = _transposed(r, acc)
+    rt_zr, rt_h = np.ascontiguousarray(rt[..., :2 * hidden]), np.ascontiguousarray(rt[..., 2 * hidden:])
+    b = b.astype(acc, copy=False)
+    # B: [Bz, Br, Bh] sums of W's and R's biases; with linear_before_reset [Bz, Br, Wbh, Rbh]
+    rbh = b[..., None, 3 * hidden:] if linear_before_reset else 0
+    return rt_zr, rt_h, b[..., :3 * hidden], rbh
 
 
 # --- the time loop ------------------------------------------------------------------------------------------
 def _reverse_index(lengths, t_max):
-    """Per-batch reversal of the first length[b] steps (the rest stays in place): idx[b, t]."""
+    """Per-batch reversal of the first length[b] steps (the rest stays in place): idx[b, t]. It is its own inverse."""
     t = np.arange(t_max)[None, :]
     return np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
 
 
-def _sequence(step, x, states, sequence_lengths, w, r, b, direction):
-    """Runs `step(x_t, *states, w, r, b) -> new states` over time for every direction at once.
-    x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states [N, D, H]."""
+@np.errstate(all="ignore")      # NaN/inf follow IEEE arithmetic (inf * 0 in a product is NaN, quietly)
+def _sequence(step, x, states, sequence_lengths, w, b, direction):
+    """Runs `step(xp_t, *states) -> new states` over time for every direction at once, where xp_t = x_t W^T + b
+    (b: the input-side bias [D, G]). x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
     dtype = x.dtype
     acc = accumulator_dtype(dtype)
     n, t_max, _ = x.shape
     dirs = w.shape[0]
     lengths = np.clip(np.asarray(sequence_lengths).astype(np.int64), 0, t_max)
     reverse = [direction == "reverse" or (direction == "bidirectional" and d == 1) for d in range(dirs)]
-    idx = np.stack([_reverse_index(lengths, t_max) if rev else np.broadcast_to(np.arange(t_max), (n, t_max))
-                    for rev in reverse])                                        # [D, N, T]
-    xs = x.astype(acc)[np.arange(n)[None, :, None], idx]                      # [D, N, T, I]
-    w, r, b = (a.astype(acc) for a in (w, r, b))
+    full = bool((lengths == t_max).all())
+    if full:                # every sequence runs all steps: a reversed direction reads the time axis flipped
+        xt = np.swapaxes(x.astype(acc, copy=False), 0, 1)
+        xs = np.stack([xt[::-1] if rev else xt for rev in reverse])                               # [D, T, N, I]
+    else:
+        idx = np.stack([_reverse_index(lengths, t_max) if rev else np.broadcast_to(np.arange(t_max), (n, t_max))
+                        for rev in reverse])                                    # [D, N, T]
+        # each direction's inputs in its time order, time-major: xs[d, t, b] = x[b, idx[d, b, t]]
+        xs = x.astype(acc, copy=False)[np.arange(n)[None, None, :], np.swapaxes(idx, 1, 2)]  # [D, T, N, I]
+    xp = np.matmul(xs.reshape(dirs, t_max * n, -1), _transposed(w, acc))      # all steps' projections at once
+    xp = xp.reshape(dirs, t_max, n, -1)
+    xp += b.astype(acc, copy=False)[:, None, None, :]
     hs = [np.swapaxes(s, 0, 1).astype(acc) for s in states]                    # [D, N, H]
-    ys = np.zeros((dirs, n, t_max, hs[0].shape[-1]), acc)
+    ys = np.empty((dirs, t_max, n, hs[0].shape[-1]), acc)
+    rounded = acc != dtype
     for t in range(t_max):
-        valid = (t < lengths)[None, :, None]
-        new = step(xs[:, :, t], *hs, w, r, b)
+        new = step(xp[:, t], *hs)
         new = new if isinstance(new, tuple) else (new,)
-        # states round to the element type each step; finished sequences keep theirs
-        hs = [np.where(valid, v.astype(dtype).astype(acc), s) for v, s in zip(new, hs)]
-        ys[:, :, t] = np.where(valid, hs[0], 0)
-    ys = np.take_along_axis(ys, idx[..., None], axis=2)                       # undo the reversal
-    # OpenVINO: the final states of an empty sequence are zeros (not the initial states)
-    hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
-    return [np.transpose(ys, (1, 0, 2, 3)).astype(dtype)] + [np.swapaxes(s, 0, 1).astype(dtype) for s in hs]
+        if rounded:                                 # states round to the element type each step
+            new = [v.astype(dtype).astype(acc) for v in new]
+        active = t < lengths
+        if active.all():
+            hs = list(new)
+            ys[:, t] = hs[0]
+        else:                                       # finished sequences keep their states and give zeros
+            valid = active[None, :, None]
+            hs = [np.where(valid, v, s) for v, s in zip(new, hs)]
+            ys[:, t] = np.where(valid, hs[0], 0)
+    if full:                                        # Y [N, D, T, H], reversed directions flipped back
+        y = np.empty((n, dirs, t_max, ys.shape[-1]), dtype)
+        for d, rev in enumerate(reverse):
+            y[:, d] = np.swapaxes(ys[d, ::-1] if rev else ys[d], 0, 1)
+    else:
+        y = np.transpose(ys[np.arange(dirs)[:, None, None], idx, np.arange(n)[None, :, None]],  # reversal undone
+                         (1, 0, 2, 3)).astype(dtype)
+    if not (lengths > 0).all():     # OpenVINO: the final states of an empty sequence are zeros (not the initial)
+        hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
+    return [y] + [np.swapaxes(s, 0, 1).astype(dtype) for s in hs]
 
 
 def lstm_sequence(X, initial_hidden_state, initial_cell_state, sequence_lengths, W, R, B, *, hidden_size, direction,
                   activations, activations_alpha, activations_beta, clip):
     f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    step = lambda x, hs, cs, w, r, b: _lstm_step(x, hs, cs, w, r, b, f, g, h)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, W, R, B, direction)
+    rt = _transposed(_fioc(R, -2), accumulator_dtype(X.dtype))
+    step = lambda xp, hs, cs: _lstm_step(xp, hs, cs, rt, f, g, h)  # noqa: E731
+    return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, _fioc(W, -2),
+                     _fioc(B, -1), direction)
 
 
 def gru_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip, linear_before_reset):
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    step = lambda x, hs, w, r, b: _gru_step(x, hs, w, r, b, f, g, linear_before_reset)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, R, B, direction)
+    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, accumulator_dtype(X.dtype), linear_before_reset)
+    step = lambda xp, hs: _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset)  # noqa: E731
+    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, bx, direction)
 
 
 def rnn_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip):
     f = _activation(activations[0], clip)
-    step = lambda x, hs, w, r, b: _rnn_step(x, hs, w, r, b, f)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, R, B, direction)
+    rt = _transposed(R, accumulator_dtype(X.dtype))
+    step = lambda xp, hs: _rnn_step(xp, hs, rt, f)  # noqa: E731
+    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, B, direction)
 
 
 # --- single cells -----------------------------------------------------------------------------------------
@@ -136,43 +216,52 @@ def _bias(B, W):
     return B if B is not None else np.zeros(W.shape[0], W.dtype)
 
 
+def _project(x, w, b):
+    """x W^T + b: the input side of one step."""
+    xp = np.matmul(x, np.swapaxes(w, -1, -2))
+    xp += b
+    return xp
+
+
+@np.errstate(all="ignore")
 def lstm_cell_4(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                 activations_alpha, activations_beta, clip):
-    args = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B)
-    f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    return [y.astype(X.dtype) for y in _lstm_step(*args, f, g, h)]
+    x, h, c, w, r, b = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, _fioc(W, 0), _fioc(R, 0),
+                             _fioc(B, 0))
+    f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
+    return [y.astype(X.dtype) for y in _lstm_step(_project(x, w, b), h, c, np.swapaxes(r, -1, -2), f, g, hf)]
 
 
-# weights_format -> the position of f, i, c, o among its gate blocks
-_FORMAT = {"fico": (0, 1, 2, 3), "icof": (3, 0, 1, 2), "ifco": (1, 0, 2, 3), "ifoc": (1, 0, 3, 2), "iofc": (2, 0, 3, 1)}
+# weights_format -> the position of f, i, o, c among its gate blocks
+_FORMAT = {"fico": (0, 1, 3, 2), "icof": (3, 0, 2, 1), "ifco": (1, 0, 3, 2), "ifoc": (1, 0, 2, 3), "iofc": (2, 0, 1, 3)}
 
 
-def _to_fico(a, weights_format):
-    blocks = np.split(a, 4, axis=0)
-    return np.concatenate([blocks[i] for i in _FORMAT[weights_format]], axis=0)
-
-
+@np.errstate(all="ignore")
 def lstm_cell_1(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size, activations,
                 activations_alpha, activations_beta, clip, input_forget, weights_format):
     hidden = R.shape[-1]
-    W, R, B = (_to_fico(a, weights_format) for a in (W, R, _bias(B, W)))
+    W, R, B = (_fioc(a, 0, _FORMAT[weights_format]) for a in (W, R, _bias(B, W)))
     P = P if P is not None else np.zeros(3 * hidden, X.dtype)
-    args = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B, P)
-    f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    return [y.astype(X.dtype) for y in _lstm_step(*args[:6], f, g, h, p=args[6], input_forget=input_forget)]
+    x, h, c, w, r, b, p = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B, P)
+    f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
+    out = _lstm_step(_project(x, w, b), h, c, np.swapaxes(r, -1, -2), f, g, hf, p=p, input_forget=input_forget)
+    return [y.astype(X.dtype) for y in out]
 
 
+@np.errstate(all="ignore")
 def gru_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha, activations_beta,
              clip, linear_before_reset):
-    args = _cast(X.dtype, X, initial_hidden_state, W, R, B)
+    x, h, w = _cast(X.dtype, X, initial_hidden_state, W)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    return _gru_step(*args, f, g, linear_before_reset).astype(X.dtype)
+    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, x.dtype, linear_before_reset)
+    return _gru_step(_project(x, w, bx), h, rt_zr, rt_h, rbh, f, g, linear_before_reset).astype(X.dtype)
 
 
+@np.errstate(all="ignore")
 def rnn_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha, activations_beta,
              clip):
-    args = _cast(X.dtype, X, initial_hidden_state, W, R, B)
-    return _rnn_step(*args, _activation(activations[0], clip)).astype(X.dtype)
+    x, h, w, r, b = _cast(X.dtype, X, initial_hidden_state, W, R, B)
+    return _rnn_step(_project(x, w, b), h, np.swapaxes(r, -1, -2), _activation(activations[0], clip)).astype(X.dtype)
 
 
 # --- CTC ------------------------------------------------------------------------------------------------------
@@ -290,6 +379,21 @@ def ctc_loss(logits, logit_length, labels, label_length, blank_index=None, *, pr
     if ctc_merge_repeated:     # an empty sequence (length 0) aligns only with an empty target
         total = np.where(lengths == 0, np.where(tlen == 0, 0, neg_inf), total)
     return (-total).astype(logits.dtype)
+
+
+def _sequence_workspace(ins, outs, kw):
+    """Bytes of the sequence kernels' temporaries beyond their outputs: every step's inputs in time order
+    [D, T, N, I], their projections [D, T, N, G*H] and the per-step outputs [D, T, N, H], in the compute type,
+    and the weights transposed and reordered (twice their size)."""
+    x, w, r = ins[0], ins[-3], ins[-2]
+    n, t, i = x.shape
+    dirs, gh = w.shape[0], w.shape[1]
+    size = np.dtype(accumulator_dtype(x.dtype)).itemsize
+    return size * (dirs * t * n * (i + gh + r.shape[-1]) + 2 * (w.size + r.size + ins[-1].size))
+
+
+WORKSPACE = {"LSTMSequence-5": _sequence_workspace, "GRUSequence-5": _sequence_workspace,
+             "RNNSequence-5": _sequence_workspace}
 
 
 KERNELS = {
