@@ -336,7 +336,7 @@ MODELS = {
 }
 
 # Models of the benchmarks only
-BENCH_MODELS = {"chain1000": chain_model}
+BENCH_MODELS = {"chain1000": chain_model, "chain10000": lambda: chain_model(10000)}
 
 # Concrete input shapes for models with dynamic dims
 SHAPES = {"transformer_block": {"x": (2, 7, 32)}, "lstm": {"x": (6, 2, 5)}, "gru": {"x": (4, 3, 5)},
