@@ -115,3 +115,17 @@ def test_cli_json_symbols(tmp_path, capsys):
     ports = json.loads(capsys.readouterr().out)["ports"]
     assert ports["y"][0]["symbols"] == ["N", None, "H", "W"]
     assert ports["shape"][0]["value_symbols"] == ["N", None, "H", "W"]
+
+
+def test_a_reshaped_model_makes_fresh_symbols_per_call(tmp_path):
+    """Model.reshape keeps the names; each inference call makes its own symbols from them (a merge in one
+    call must not reach the next, nor another thread)."""
+    x = ops.parameter(ov.PartialShape("?,3"), ov.Type.f32, name="x")
+    y = ops.parameter(ov.PartialShape("?,3"), ov.Type.f32, name="y")
+    ov.save_model(ov.Model([ops.add(x, y, "none")], [x, y]), tmp_path / "m.xml")
+    m = opref.load(tmp_path / "m.xml").reshape({"x": "N,3", "y": "M,3"})
+    first = m.infer_shapes()
+    second = m.infer_shapes()
+    nx1, nx2 = first["x"][0].shape[0].symbol, second["x"][0].shape[0].symbol
+    assert nx1 is not None and nx2 is not None and not nx1.same(nx2)
+    assert first["y"][0].shape[0].symbol.same(nx1)           # auto_broadcast none merged N and M in that call

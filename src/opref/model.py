@@ -235,15 +235,14 @@ class Model:
         """{id(Parameter): TensorInfo} for {input name: shape}, on top of this model's own re-declarations."""
         if shapes is not None and not isinstance(shapes, Mapping):
             raise InputError(f"shapes must be a mapping of input name to shape; got {type(shapes).__name__}")
-        override = dict(self._shapes)
-        given = {}
+        given = {key: (info.element_type, info.shape) for key, info in self._shapes.items()}
         for name, shape in (shapes or {}).items():
             p = self._parameter(name)
-            given[id(p)] = (p, PartialShape(shape) if isinstance(shape, str) else as_shape(shape))
-        # a dim given by a name ("N") carries a symbol: one per name for this call, shared by the inputs
-        for (key, (p, _)), ps in zip(given.items(), share_names([ps for _, ps in given.values()], precise)):
-            override[key] = TensorInfo(p.attrs["element_type"], ps)
-        return override
+            given[id(p)] = (p.attrs["element_type"], PartialShape(shape) if isinstance(shape, str) else as_shape(shape))
+        # a dim given by a name ("N") carries a symbol: fresh ones for each call (one per name, shared by the
+        # inputs), so no call's merges reach another's, in this thread or any other
+        shared = share_names([ps for _, ps in given.values()], precise)
+        return {key: TensorInfo(et, ps) for (key, (et, _)), ps in zip(given.items(), shared)}
 
     def reshape(self, shapes: Mapping[str, object]) -> "Model":
         """A model over the same layers whose inputs declare new shapes ({input name: shape}, as
