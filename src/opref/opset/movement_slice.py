@@ -224,7 +224,7 @@ def _slice(op, data, start, stop, step, axes):
     for (n1, i1), (n2, i2) in itertools.combinations(infos, 2):
         check(i1.shape.compatible(i2.shape), op, f"{n1} {i1.shape} and {n2} {i2.shape} must have the same length")
     if not shape.rank_is_static:
-        return PartialShape.dynamic(), set(), None
+        return PartialShape.dynamic(), set()
     rank = len(shape)
     b, e, s = slice_bounds(start), slice_bounds(stop), ints_of(step)
     if axes is not None:
@@ -236,7 +236,7 @@ def _slice(op, data, start, stop, step, axes):
         n = len(b) if b is not None else rank_of(start, stop, step)
         ax = None if n is None else list(range(n))
     if ax is None:
-        return PartialShape([Dimension(0, d.hi) for d in shape]), set(), None
+        return PartialShape([Dimension(0, d.hi) for d in shape]), set()
     if s is not None:
         check(all(v != 0 for v in s), op, f"step must be non-zero, got {list(s)}")
     out, empty = list(shape), set()
