@@ -527,3 +527,380 @@ def test_prior_box_image_size_of_one_value(op, attrs):
     output_size's value)."""
     with pytest.raises(InputError, match=r"input 'image_size' must hold two values"):
         run_op(op, [np.array([2, 2], np.int64), np.array([32], np.int64)], attrs)
+
+
+# --- the structured atheris targets' twins (python -m fuzz attrs / infer), bounded -----------------------
+from fuzz import targets as fuzz_targets  # noqa: E402  (the repo root is on sys.path: pyproject's pythonpath)
+
+
+@pytest.fixture()
+def bounded_memory():
+    """The address space capped at what the process has plus 2 GiB while a structured twin runs (Linux):
+    a finding that allocates a list per dim or output then fails fast with a MemoryError instead of
+    swapping the machine."""
+    import resource
+    try:
+        with open("/proc/self/statm") as f:
+            have = int(f.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    cap = have + (2 << 30)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+@settings(derandomize=True, max_examples=1500, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.binary(min_size=8, max_size=96))
+def test_mutated_attribute_text_loads_or_raises_a_clean_oprefs_error(small_limit, bounded_memory, data):
+    """The `attrs` target: a one-op IR of a case with its op layer's attribute text mutated, through load
+    and a run. Anything but a clean OprefError escaping is a finding (fuzz_attrs re-raises it)."""
+    fuzz_targets.fuzz_attrs(data)
+
+
+@settings(derandomize=True, max_examples=1500, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.binary(min_size=8, max_size=96))
+def test_random_partial_shapes_infer_or_raise_a_clean_oprefs_error(small_limit, bounded_memory, data):
+    """The `infer` target: a catalogue model or a case's one-op model with its inputs re-declared as
+    random partial shapes, through Model.infer_shapes(strict=True/False)."""
+    fuzz_targets.fuzz_infer(data)
+
+
+def test_fuzz_decoder_replays_and_tops_up():
+    d = fuzz_targets.Draw(bytes([5, 1, 0xFF, 0x01]))
+    assert d.int(0, 9) == 5 and d.bool() and d.int(0, 300) == 0x1FF % 301 and d.int(0, 3) == 0  # past the end
+    assert fuzz_targets.random_shape(fuzz_targets.Draw(b""), opref.PartialShape([2, 3])) == "..."
+    assert fuzz_targets.random_shape(fuzz_targets.Draw(bytes([1, 1, 0, 3, 5])), opref.PartialShape([2, 3])) == \
+        [opref.PartialShape([2, 3])[0], -1]
+
+
+# --- findings of the attrs / infer campaigns -------------------------------------------------------------
+@pytest.mark.parametrize("name", ["tensor_iterator", "tensor_iterator_reverse"])
+def test_tensor_iterator_sliced_input_redeclared_as_a_scalar(name):
+    """fuzz infer: a TensorIterator's sliced input re-declared as a scalar made `axis % rank` divide by
+    zero (ZeroDivisionError out of infer_shapes); now a ShapeInferenceError names the input and axis."""
+    from models import model_path
+    model = opref.load(model_path(name))
+    x = model.inputs[0].name
+    with pytest.raises(errors.ShapeInferenceError, match=r"TensorIterator-1\): input 0 is sliced/concatenated "
+                       r"on axis 1, outside its rank-0 shape"):
+        model.infer_shapes({x: []})
+    out = model.infer_shapes({x: []}, strict=False)
+    assert [f.op for f in out.not_inferred] == ["TensorIterator-1"]
+    # an axis in range still slices: [2, 6, 3] runs 6 iterations, [2, ?, 3] a dynamic count
+    assert not model.infer_shapes({x: [2, 6, 3]}, strict=False).not_inferred
+    assert not model.infer_shapes({x: [2, -1, 3]}, strict=False).not_inferred
+
+
+@pytest.mark.parametrize("op", ["PriorBox-1", "PriorBox-8"])
+def test_prior_box_infinite_density(op):
+    """fuzz attrs: density="inf" reached int(inf) in the prior count (OverflowError in the shape rule).
+    The spec's densities are positive numbers; OpenVINO's count of inf wraps (it infers [2, 0])."""
+    a = {"min_size": [2.0], "aspect_ratio": [1.0], "offset": 0.5}
+    grid = [opref.TensorInfo.of_array(i64(2, 2)), opref.TensorInfo("i64", [2])]
+    for d in (float("inf"), float("nan"), -float("inf")):
+        with pytest.raises(InvalidAttributeError, match=rf"^{op}: attribute 'density' must hold finite values"):
+            infer_op(op, grid, {**a, "density": [1.0, d]})
+    # density 2 adds 2 * 2 - 1 boxes to the one of ratio 1: 4 per cell of the 2 x 2 grid, 4 numbers each
+    assert infer_op(op, grid, {**a, "density": [2.0]})[0].shape.to_shape() == (2, 2 * 2 * 4 * 4)
+
+
+def _one_op_ir(op, inputs, attrs, text_from, text_to):
+    from opref.ir_xml.reader import read_graph
+    from opref.ir_xml.writer import op_model
+    from opref.model import Model
+    xml, weights = op_model(op, inputs, attrs, outputs=infer_op(op, inputs, attrs))
+    assert text_from in xml
+    return lambda: Model(read_graph("m.xml", xml=xml.replace(text_from, text_to), weights=weights))
+
+
+@pytest.mark.parametrize("op,inputs,attrs,was,now", [
+    ("RGBtoNV12-17", [opref.TensorInfo("f32", [1, 4, 6, 3])], {"single_plane": False},
+     b'single_plane="false"', b'single_plane="true"'),
+    ("Split-1", [opref.TensorInfo("f32", [4, 6]), opref.TensorInfo.of_array(np.int64(0))], {"num_splits": 4},
+     b'num_splits="4"', b'num_splits="2"'),
+])
+def test_layer_with_more_output_ports_than_its_shape_rule_gives(op, inputs, attrs, was, now):
+    """fuzz attrs: a layer declaring more output ports than its attributes give (RGBtoNV12 single_plane
+    true with two ports; Split num_splits 2 with four) should be a ModelError naming the layer."""
+    with pytest.raises(errors.ModelError, match="output"):
+        _one_op_ir(op, inputs, attrs, was, now)()
+
+
+@pytest.mark.parametrize("op,inputs,attrs", [
+    ("Tile-1", [opref.TensorInfo("f32", [2, 3]), opref.TensorInfo("i64", [2**62])], {}),
+    ("Broadcast-3", [opref.TensorInfo("f32", [1]), opref.TensorInfo("i64", [2**62])], {"mode": "numpy"}),
+    ("Reshape-1", [opref.TensorInfo("f32", [1]), opref.TensorInfo("i64", [2**62])], {"special_zero": False}),
+    ("Split-1", [opref.TensorInfo("f32", [-1, 3]), opref.TensorInfo.of_array(np.int64(0))], {"num_splits": 2**40}),
+    ("Split-1", [opref.TensorInfo("f32", [-1, 3]), opref.TensorInfo.of_array(np.int64(0))], {"num_splits": 2**63 - 1}),
+])
+def test_huge_rank_or_output_count_is_a_clean_error(op, inputs, attrs):
+    """fuzz infer / attrs: the rank or output count an input's length or an attribute gives is not bounded
+    before allocating; expected: a ShapeInferenceError (or InvalidAttributeError) naming the input."""
+    with pytest.raises(OprefError) as e:
+        infer_op(op, inputs, attrs)
+    assert not isinstance(e.value, InternalError), e.value
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")     # (inf * 0 for the box's corner at 0)
+@pytest.mark.parametrize("op", ["ROIAlign-3", "ROIAlign-9"])
+@pytest.mark.parametrize("scale", [1e30, float("inf")])
+def test_roi_align_samples_past_int64_read_nothing(op, scale):
+    """fuzz attrs: spatial_scale="1e30" (or inf) put every sample past int64, and the bilinear weights cast
+    it to index -2^63 (IndexError in the kernel). A sample outside the feature map weighs nothing (the
+    spec; OpenVINO's CPU plugin gives zeros for 1e30 too), so the box pools zeros."""
+    data = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    rois = np.array([[0, 0, 3, 3]], np.float32)
+    attrs = {"pooled_h": 2, "pooled_w": 2, "sampling_ratio": 2, "spatial_scale": scale, "mode": "avg"}
+    if op == "ROIAlign-9":
+        attrs["aligned_mode"] = "asymmetric"
+    out = run_op(op, [data, rois, np.zeros(1, np.int64)], attrs)[0]
+    assert out.shape == (1, 1, 2, 2) and not out.any()
+    # a box inside still samples: the 2 x 2 samples of the bin over pixels [0, 1.5) average to 2.5 at (0, 0)
+    out = run_op(op, [data, rois, np.zeros(1, np.int64)], {**attrs, "spatial_scale": 1.0})[0]
+    assert out[0, 0, 0, 0] == pytest.approx(np.mean([0.375 * 4 + 0.375, 0.375 * 4 + 1.125,
+                                                      1.125 * 4 + 0.375, 1.125 * 4 + 1.125]))
+
+
+@pytest.mark.parametrize("was,now,match", [
+    (b'shape="2"', b'shape="99999999999999999999999"',
+     r"attribute 'shape' = '99999999999999999999999' is not a valid shape \(99999999999999999999999 is "
+     r"beyond int64\)"),
+    (b'shape="2"', b'shape="1..99999999999999999999999"', r"\(99999999999999999999999 is beyond int64\)"),
+    (b"<dim>2</dim>", b"<dim>9223372036854775808</dim>", r"port 0: dim 9223372036854775808 is beyond int64"),
+])
+def test_reader_rejects_dims_beyond_int64(was, now, match):
+    """fuzz attrs: a Constant of shape "99999999999999999999999,0,0" (zero elements, so its size passed)
+    reached NumPy's reshape (ValueError: Maximum allowed dimension exceeded). Dimensions are int64 in
+    OpenVINO and NumPy: the reader rejects larger ones in shape attributes and port dims."""
+    from opref.ir_xml.reader import read_graph
+    from opref.ir_xml.writer import op_model
+    xml, w = op_model("Relu-1", [opref.TensorInfo("f32", [2])], {}, outputs=[opref.TensorInfo("f32", [2])])
+    assert was in xml
+    with pytest.raises(errors.ModelError, match=match):
+        read_graph("m.xml", xml=xml.replace(was, now, 1), weights=w)
+    const, cw = op_model("Reshape-1", [opref.TensorInfo("f32", [0]), opref.TensorInfo.of_array(i64(0, 0))],
+                        {"special_zero": False}, outputs=[opref.TensorInfo("f32", [0, 0])])
+    assert b'shape="2"' in const
+    with pytest.raises(errors.ModelError, match="beyond int64"):
+        read_graph("m.xml", xml=const.replace(b'shape="2"', b'shape="99999999999999999999999, 0"', 1), weights=cw)
+    big = xml.replace(b'shape="2"', b'shape="9223372036854775807"', 1).replace(b"<dim>2</dim>", b"<dim>-1</dim>")
+    assert read_graph("m.xml", xml=big, weights=w).parameters[0].attrs["shape"] == opref.PartialShape([2**63 - 1])
+
+
+@pytest.fixture()
+def tight_memory():
+    """The address space capped at what the process has plus 64 MiB (Linux): a shape rule building a
+    list per element of a huge length fails within a second instead of growing for minutes."""
+    import resource
+    try:
+        with open("/proc/self/statm") as f:
+            have = int(f.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError, AttributeError):
+        pytest.fail("needs /proc/self/statm and RLIMIT_AS (Linux) to bound the reproducer")
+    resource.setrlimit(resource.RLIMIT_AS, (have + (64 << 20) if hard == resource.RLIM_INFINITY
+                                            else min(have + (64 << 20), hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def test_strided_slice_begin_of_huge_length_is_a_clean_error(tight_memory):
+    ins = [opref.TensorInfo("f32", [4, 4]), opref.TensorInfo("i64", [2**62]), opref.TensorInfo("i64", [2**62]),
+           opref.TensorInfo("i64", [2**62])]
+    with pytest.raises(OprefError) as e:
+        infer_op("StridedSlice-1", ins, {"begin_mask": [0], "end_mask": [0]})
+    assert not isinstance(e.value, InternalError), e.value
+
+
+@pytest.mark.parametrize("op,rank", [("ConvolutionBackpropData-1", 2), ("GroupConvolutionBackpropData-1", 1),
+                                     ("GroupConvolutionBackpropData-1", 3)])
+def test_backprop_filters_without_a_spatial_axis(op, rank):
+    """fuzz infer: data of dynamic rank with filters of rank 1 made the rule index the filters' channel
+    dims (IndexError). Without a data rank the filters give the spatial rank, at least one axis; OpenVINO's
+    shape inference rejects these too."""
+    ins = [opref.TensorInfo("f32", opref.PartialShape("...")), opref.TensorInfo("f32", [-1] * rank)]
+    attrs = {"strides": [1], "pads_begin": [0], "pads_end": [0], "dilations": [1], "auto_pad": "explicit",
+             "output_padding": [0]}
+    extra = 3 if op.startswith("Group") else 2
+    with pytest.raises(errors.ShapeInferenceError, match=rf"^{op}: filters must have rank >= {extra + 1}"):
+        infer_op(op, ins, attrs)
+    ins[1] = opref.TensorInfo("f32", [-1] * (extra + 1))
+    assert infer_op(op, ins, attrs)[0].shape.rank == 3      # one spatial axis from the filters
+
+
+def test_interpolate_1_pads_off_the_axes_keep_the_shape():
+    """fuzz attrs: pads_begin "3,3,3,3,3,3" on an image resized on axes {2, 3} padded axes 0 and 1 in the
+    kernel ([6, 4, 7, 4]) while the shape rule, as OpenVINO's shape inference, keeps them ([3, 1, 7, 4]).
+    OpenVINO's CPU plugin pads them (a tensor of another shape than it infers), its values at the data's
+    place being opref's; pads count on the resized axes only."""
+    x = np.arange(10, dtype=np.float32).reshape(1, 1, 2, 5)
+    attrs = {"axes": [2, 3], "mode": "nearest", "align_corners": False, "antialias": False}
+    ins = [x, i64(3, 4)]
+    out = run_op("Interpolate-1", ins, {**attrs, "pads_begin": [3] * 6, "pads_end": [0]})[0]
+    assert out.shape == (1, 1, 3, 4) == infer_op("Interpolate-1", ins, {**attrs, "pads_begin": [3] * 6,
+                                                                          "pads_end": [0]})[0].shape.to_shape()
+    # pads on the resized axes pad before resizing: [2 + 3, 5 + 3] zero-padded rows/columns, nearest
+    # (asymmetric, simple) taken at rows 0, 1, 3 and columns 0, 2, 4, 6 of the padded image
+    assert out[0, 0].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 6, 8]]
+    same = run_op("Interpolate-1", ins, {**attrs, "pads_begin": [0, 0, 3, 3], "pads_end": [0] * 4})[0]
+    assert np.array_equal(out, same)
+
+
+def test_reshape_special_zero_with_the_wrong_count():
+    """fuzz run_op: [3, 1, 1, 2] reshaped to [0, 2, 3] with special_zero: OpenVINO's shape inference
+    gives [3, 2, 3] without counting the elements (so does opref's rule); the kernel then met NumPy's
+    ValueError. Running it is an InputError naming both counts."""
+    x = np.ones((3, 1, 1, 2), np.float16)
+    assert infer_op("Reshape-1", [opref.TensorInfo("f16", [3, 1, 1, 2]),
+                                  opref.TensorInfo.of_array(np.array([0, 2, 3], np.int8))],
+                    {"special_zero": True})[0].shape.to_shape() == (3, 2, 3)
+    rejects(InputError, r"^Reshape-1: cannot reshape data \[3, 1, 1, 2\] \(6 elements\) to \[3, 2, 3\] \(18 "
+            r"elements\)", "Reshape-1", [x, np.array([0, 2, 3], np.int8)], {"special_zero": True})
+    assert run_op("Reshape-1", [x, np.array([0, 2, 1], np.int8)], {"special_zero": True})[0].shape == (3, 2, 1)
+
+
+def test_reshape_to_an_empty_shape_numpy_cannot_hold():
+    """fuzz run_op: an empty tensor reshaped to [0, 2^62, 2^62] (special_zero) or [2^62, 4, 0]: the counts
+    agree (0), but NumPy cannot hold an array whose other dims multiply past its largest size (ValueError
+    in the kernel). An InputError says so; an empty shape NumPy can hold still reshapes."""
+    x = np.ones((0, 2), np.float32)
+    for pattern, special_zero in (([0, 2**62, 2**62], True), ([2**62, 4, 0], False), ([-1, 2**62, 0], False)):
+        rejects(InputError, r"^Reshape-1: the output shape \[.*\] holds no element, but its other dims multiply "
+                r"past the largest array size", "Reshape-1", [x, np.array(pattern, np.int64)],
+                {"special_zero": special_zero})
+    assert run_op("Reshape-1", [x, i64(2**30, 0)], {"special_zero": False})[0].shape == (2**30, 0)
+
+
+def test_reader_empty_constant_numpy_cannot_hold():
+    """fuzz attrs: a Constant of shape [2^62, 4, 0] (no element, no byte) met NumPy's "array is too big" in
+    the reader's reshape; a ModelError names the layer and the shape. An empty one NumPy holds still loads."""
+    from opref.ir_xml.reader import read_graph
+    from opref.ir_xml.writer import op_model
+    xml, w = op_model("Reshape-1", [opref.TensorInfo("f32", [0]), opref.TensorInfo.of_array(i64(0, 0))],
+                      {"special_zero": False}, outputs=[opref.TensorInfo("f32", [0, 0])])
+    assert b'shape="2"' in xml
+    with pytest.raises(errors.ModelError, match=r"\(Constant-1\): shape \[4611686018427387904, 4, 0\] holds no "
+                       r"element, but its other dims multiply past the largest array size"):
+        read_graph("m.xml", xml=xml.replace(b'shape="2"', b'shape="4611686018427387904, 4, 0"', 1), weights=w)
+    g = read_graph("m.xml", xml=xml.replace(b'shape="2"', b'shape="2, 0"', 1), weights=w)
+    assert [n.value.shape for n in g.nodes if n.value is not None] == [(2, 0)]
+
+
+def test_adaptive_max_pool_empty_bins():
+    """fuzz run_op: output_shape [0, 6] left the kernel's max with no tap (None.astype). An empty output
+    is returned empty (as OpenVINO's CPU plugin does, [2, 3, 0, 6]); an empty input axis with bins to
+    fill is rejected (OpenVINO reads outside the input there)."""
+    x = np.arange(60, dtype=np.float32).reshape(2, 3, 2, 5)
+    out, idx = run_op("AdaptiveMaxPool-8", [x, np.array([0, 6], np.int32)], {"index_element_type": "i32"})
+    assert out.shape == idx.shape == (2, 3, 0, 6) and out.dtype == np.float32 and idx.dtype == np.int32
+    rejects(InputError, r"^AdaptiveMaxPool-8: input 'data' \[1, 1, 0, 3\] has an empty spatial axis",
+            "AdaptiveMaxPool-8", [np.ones((1, 1, 0, 3), np.float32), np.array([2, 2], np.int32)],
+            {"index_element_type": "i64"})
+    out, idx = run_op("AdaptiveMaxPool-8", [x, np.array([1, 1], np.int32)], {"index_element_type": "i64"})
+    assert out[..., 0, 0].tolist() == x.max(axis=(2, 3)).tolist() and (idx == 9).all()
+
+
+@pytest.mark.parametrize("text,ok", [("99999999999999999999999", False), ("-9223372036854775809", False),
+                                     ("9223372036854775807", True), ("-9223372036854775808", True)])
+def test_reader_integer_attributes_are_int64(text, ok):
+    """fuzz attrs: ROIAlign's sampling_ratio="99999999999999999999999" reached the kernel as a Python int
+    NumPy cannot hold (OverflowError). OpenVINO's integer attributes are int64: the reader rejects others."""
+    from opref.ir_xml.reader import read_graph
+    from opref.ir_xml.writer import op_model
+    x, ax = opref.TensorInfo("f32", [4, 6]), opref.TensorInfo.of_array(np.int64(0))
+    xml, w = op_model("Split-1", [x, ax], {"num_splits": 2}, outputs=infer_op("Split-1", [x, ax], {"num_splits": 2}))
+    assert b'num_splits="2"' in xml
+    mutated = xml.replace(b'num_splits="2"', f'num_splits="{text}"'.encode())
+    if ok:
+        assert read_graph("m.xml", xml=mutated, weights=w).nodes[2].attrs["num_splits"] == int(text)
+    else:
+        with pytest.raises(errors.ModelError, match=rf"attribute 'num_splits' = '{text}' is not a valid int "
+                           rf"\({text} is beyond int64\)"):
+            read_graph("m.xml", xml=mutated, weights=w)
+
+
+@pytest.mark.parametrize("axes,expected", [([0, 0], [3, 4, 5, 0, 1, 2]), ([1, 1], [2, 1, 0, 5, 4, 3]),
+                                           ([0, 1, 0], [5, 4, 3, 2, 1, 0])])
+def test_reverse_an_axis_named_twice_reverses_once(axes, expected):
+    """fuzz run_op: Reverse-1 axes [0, 0] made np.flip raise "repeated axis". OpenVINO holds the axes as a
+    set (its CPU plugin and reference give these values)."""
+    x = np.arange(6, dtype=np.int32).reshape(2, 3, 1)
+    assert run_op("Reverse-1", [x, np.array(axes, np.uint8)], {"mode": "index"})[0].ravel().tolist() == expected
+
+
+@pytest.mark.parametrize("op", ["PriorBox-1", "PriorBox-8"])
+def test_prior_box_non_finite_fixed_size(op):
+    """fuzz attrs: fixed_size="nan" reached int(nan) in the kernel (ValueError while folding the constant
+    layer). The spec's fixed sizes are positive numbers (OpenVINO casts them to int, undefined for nan)."""
+    a = {"aspect_ratio": [1.0], "density": [2.0], "offset": 0.5}
+    grid = [i64(2, 2), i64(32, 32)]
+    for v in (float("nan"), float("inf")):
+        rejects(InvalidAttributeError, rf"^{op}: attribute 'fixed_size' must hold finite sizes, got", op, grid,
+                {**a, "fixed_size": [v]})
+    out = run_op(op, grid, {**a, "fixed_size": [4.0]})[0]
+    assert out.shape == (2, 2 * 2 * 4 * 4) and np.isfinite(out).all()
+
+
+@pytest.mark.parametrize("op", ["GatherND-5", "GatherND-8"])
+def test_gather_nd_empty_index_tuples_pick_whole_elements(op):
+    """fuzz run_op: indices of shape [2, 3, 0] (empty index tuples) made the kernel's reshape(nb, -1, 0)
+    ambiguous (ValueError). An empty tuple picks the whole (batch) element, as TensorFlow's gather_nd
+    gives it ([4, 2, 2, 3] of copies; OpenVINO's CPU plugin returns uninitialised memory there)."""
+    d = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    out = run_op(op, [d, np.zeros((4, 0), np.int64)], {"batch_dims": 0})[0]
+    assert out.shape == (4, 2, 2, 3) and all(np.array_equal(o, d) for o in out)
+    out = run_op(op, [d, np.zeros((2, 3, 0), np.int32)], {"batch_dims": 1})[0]
+    assert out.shape == (2, 3, 2, 3) and all(np.array_equal(out[b, j], d[b]) for b in range(2) for j in range(3))
+    assert run_op(op, [d, np.zeros((2, 0, 0), np.int64)], {"batch_dims": 1})[0].shape == (2, 0, 2, 3)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_interpolate_empty_axis_to_a_non_empty_one(mode):
+    """fuzz run_op: an empty bf16 image [0] resized to [1] in nearest mode took from an empty axis
+    (IndexError). There is nothing to read: zeros, as the other modes give (OpenVINO's CPU plugin and
+    reference return uninitialised memory)."""
+    a = {"mode": mode, "shape_calculation_mode": "sizes", "coordinate_transformation_mode": "asymmetric",
+         "nearest_mode": "floor", "antialias": False}
+    x = np.zeros((1, 0, 2), np.float32)
+    out = run_op("Interpolate-11", [x, i64(2, 4), i64(1, 2)], a)[0]
+    assert out.shape == (1, 2, 4) and not out.any()
+    import ml_dtypes
+    out = run_op("Interpolate-11", [np.zeros(0, ml_dtypes.bfloat16), i64(1), i64(0)], a)[0]
+    assert out.shape == (1,) and out.dtype == ml_dtypes.bfloat16 and not out.any()
+
+
+def test_sparse_fill_empty_rows_counts_empty_rows_without_a_row_array():
+    """fuzz run_op: dense_shape [2^31 - 1, 4] made the shape rule count empty rows with a bincount of every
+    row (16 GiB, MemoryError). The empty rows are the rows less the distinct ones the indices name."""
+    T = opref.TensorInfo.of_array
+    v, ind = np.array([1, 2, 3], np.float32), np.array([[0, 1], [3, 0], [3, 2]], np.int64)
+    for rows in (5, 2**31 - 1):
+        outs = infer_op("SparseFillEmptyRows-16", [T(v), T(i64(rows, 4)), T(ind), T(np.float32(0))])
+        empty = rows - 2
+        assert [o.shape.to_shape() for o in outs] == [(3 + empty, 2), (3 + empty,), (rows,)]
+
+
+@pytest.mark.xfail(strict=True, reason="open finding of the last run_op campaign (not fixed in this round): the "
+                   "shape rule broadcasts an empty [0] limit into X [0, 4, 2, 1] ([0, 4, 2, 0]) while the kernel "
+                   "broadcasts the limits to X's shape (NumPy ValueError -> InternalError)")
+def test_fake_quantize_empty_limit_against_a_dim_of_one():
+    import ml_dtypes
+    b = ml_dtypes.bfloat16
+    ins = [np.zeros((0, 4, 2, 1), b), np.zeros(1, b), np.zeros(0, b), np.ones((1, 4, 1, 1), b), np.ones((1, 4, 1, 1), b)]
+    try:
+        run_op("FakeQuantize-1", ins, {"levels": 4, "auto_broadcast": "numpy"})
+    except InternalError as e:
+        pytest.fail(f"internal error: {e}")
+    except OprefError:
+        pass

@@ -22,6 +22,9 @@ INT64_MAX = 2**63 - 1
 # the kernel) for tensors of up to this many elements, and a shape rule whose output lengths depend on
 # its input's values (Unique, NonZero) reads them up to this size
 FOLD_LIMIT = 1 << 12
+# the largest rank a shape may have (a shape input of unknown value but huge length would make one): far
+# beyond any real tensor's, small enough to build
+MAX_RANK = 1 << 16
 # a value's upper bound at or beyond this is unbounded (TensorInfo.bounds: a shape sub-graph over dims
 # that have no upper bound)
 UNBOUNDED = 1 << 40
@@ -325,6 +328,10 @@ class PartialShape:
 
     @classmethod
     def dynamic(cls, rank: int | None = None) -> "PartialShape":
+        if rank is not None and rank > MAX_RANK:
+            from .errors import ShapeInferenceError
+            raise ShapeInferenceError(f"a shape of rank {rank}: more than {MAX_RANK} dims (a shape input's length "
+                                      f"gives the rank)")
         return cls(None if rank is None else [Dimension()] * rank)
 
     @property

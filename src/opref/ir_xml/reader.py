@@ -11,6 +11,7 @@ Errors are `ModelError`s (or the schema's own OprefErrors) that name the layer: 
 from __future__ import annotations
 
 import functools
+import math
 import mmap
 import os
 from dataclasses import dataclass, field
@@ -89,6 +90,9 @@ def decode_constant(raw: np.ndarray, et: str, shape: tuple[int, ...], where: str
     count = 1
     for d in shape:
         count *= d                       # Python ints: no wrap-around
+    if count == 0 and math.prod(d for d in shape if d) * max(t.dtype.itemsize, 1) > _INT64_MAX:
+        raise ModelError(f"{_named(where)}: shape {list(shape)} holds no element, but its other dims multiply past "
+                         f"the largest array size")
     if t.name == "string":
         return _decode_strings(raw, count, where).reshape(shape)
     need = packed_size(t, count)
@@ -264,6 +268,10 @@ class _Reader:
                                  f"{schema.versioned_name} has {', '.join(x.name for x in schema.attributes) or 'none'}") from None
             try:
                 attrs[k] = _spelled(a, a.type.parse(schema_attr_text(schema, k, text)))
+                if a.type.name == "shape" and attrs[k].rank_is_static:
+                    _fits_int64(d for x in attrs[k] for d in (x.lo, x.hi) if d is not None)
+                elif a.type.name in ("int", "ints"):           # OpenVINO's integer attributes are int64
+                    _fits_int64(attrs[k] if a.type.name == "ints" else (attrs[k],))
             except (OprefError, ValueError, TypeError) as e:
                 raise ModelError(f"{layer.where()}: attribute {k!r} = {text!r} is not a valid {a.type} ({e})") from None
         try:
@@ -413,6 +421,16 @@ def _spelled(attr, value):
     return value
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _fits_int64(values) -> None:
+    """Dimensions and integer attributes are int64 in OpenVINO (and NumPy): a value beyond is invalid."""
+    big = next((d for d in values if not -_INT64_MAX - 1 <= d <= _INT64_MAX), None)
+    if big is not None:
+        raise ValueError(f"{big} is beyond int64")
+
+
 def _port_id(layer: _Layer, index: int) -> int:
     return next((pid for pid, i in layer.in_ports.items() if i == index), index)
 
@@ -422,7 +440,7 @@ def _dims(port, layer: _Layer) -> tuple[int, ...]:
     texts = [d.text for d in port.iterfind("dim")]
     try:                                   # the common case: every dim a plain integer >= -1
         dims = tuple(map(int, texts))
-        if not dims or min(dims) >= -1:
+        if not dims or (min(dims) >= -1 and max(dims) <= _INT64_MAX):
             return dims
     except (TypeError, ValueError):
         pass
@@ -441,6 +459,8 @@ def _dims(port, layer: _Layer) -> tuple[int, ...]:
             v = -1
         if v < -1:
             raise ModelError(f"{layer.where()} port {port.get('id')}: dim {v} is below -1")
+        if v > _INT64_MAX:
+            raise ModelError(f"{layer.where()} port {port.get('id')}: dim {v} is beyond int64")
         out.append(v)
     return tuple(out)
 

@@ -137,6 +137,10 @@ def _backprop_shape(op, data, filters, output_shape, filter_extra, channels, att
         return PartialShape.dynamic()
     out_spatial = _output_spatial(op, n, output_shape)
     ds, fs = data.shape, filters.shape
+    # (with data of dynamic rank the filters alone give the spatial rank: at least one spatial axis)
+    check(ds.rank_is_static or not fs.rank_is_static or len(fs) > filter_extra, op,
+          f"filters must have rank >= {filter_extra + 1} ({filter_extra} channel dims and a kernel dim per "
+          f"spatial axis), got {fs}")
     c_out = channels(ds, fs)
     _common(op, n, ds, **attrs)
     batch = ds[0] if ds.rank_is_static else Dimension()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from ..errors import InvalidAttributeError
 from ..shapes import Dimension, PartialShape, TensorInfo
 from ..types import FLOAT, NUMERIC_BYTES
 from .helpers import check, ints_of
@@ -175,7 +176,7 @@ REGION_YOLO_1 = OpSchema(
 
 # --- PriorBox / PriorBoxClustered ----------------------------------------------------------------------------
 def number_of_priors(*, aspect_ratio, flip, min_size, max_size, fixed_size, fixed_ratio, density, scale_all_sizes,
-                     **_) -> int:
+                     op="PriorBox", **_) -> int:
     """Boxes per grid cell, as OpenVINO counts them (the output's size depends on it): the distinct
     aspect ratios (rounded to 1e-6, flipped ones included, 1 always) times the min sizes plus the max
     sizes; with fixed sizes, the ratios times the fixed sizes; each density d adds d*d - 1 boxes per
@@ -192,6 +193,9 @@ def number_of_priors(*, aspect_ratio, flip, min_size, max_size, fixed_size, fixe
     n = total * len(min_size) + len(max_size) if scale_all_sizes else total + len(min_size) - 1
     if fixed_size:
         n = total * len(fixed_size)
+    bad = [d for d in density if not math.isfinite(d)]
+    if bad:    # the spec: positive densities; OpenVINO's count of an infinite one wraps ([2, 0] for inf)
+        raise InvalidAttributeError(f"{op}: attribute 'density' must hold finite values, got {bad[0]!r}")
     for d in density:
         n += (len(fixed_ratio) if fixed_ratio else total) * (int(d) * int(d) - 1)
     return n
@@ -215,7 +219,7 @@ def prior_box_1_shape(output_size, image_size, *, min_size, max_size, aspect_rat
     must be 1-D; a known output_size must hold two values."""
     return _prior_box_shape("PriorBox-1", output_size, image_size, number_of_priors(
         aspect_ratio=aspect_ratio, flip=flip, min_size=min_size, max_size=max_size, fixed_size=fixed_size,
-        fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes))
+        fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes, op="PriorBox-1"))
 
 
 def prior_box_8_shape(output_size, image_size, *, min_size, max_size, aspect_ratio, density, fixed_ratio, fixed_size,
@@ -224,7 +228,7 @@ def prior_box_8_shape(output_size, image_size, *, min_size, max_size, aspect_rat
     (min_max_aspect_ratios_order changes the order, not the count)."""
     return _prior_box_shape("PriorBox-8", output_size, image_size, number_of_priors(
         aspect_ratio=aspect_ratio, flip=flip, min_size=min_size, max_size=max_size, fixed_size=fixed_size,
-        fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes))
+        fixed_ratio=fixed_ratio, density=density, scale_all_sizes=scale_all_sizes, op="PriorBox-8"))
 
 
 def prior_box_clustered_shape(output_size, image_size, *, width, height, clip, step_w, step_h, step, offset, variance):

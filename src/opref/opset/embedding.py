@@ -222,7 +222,7 @@ def sparse_fill_empty_rows_16_shape(values, dense_shape, indices, default_value)
     count = filled = Dimension()
     if dense is not None and indices.value is not None:
         r = sparse_rows(op, indices.value, dense[0])
-        empty = int((np.bincount(r, minlength=dense[0]) == 0).sum())
+        empty = dense[0] - np.unique(r).size       # (rows are in range: no count array of every row)
         count = Dimension.of(r.size + empty)
         # (OpenVINO adds the empty rows to the values' length, not to the known number of entries)
         filled = (values.shape[0] if values.shape.rank_is_static else Dimension()) + Dimension.of(empty)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import FOLD_LIMIT, Dimension, PartialShape, TensorInfo
+from ..shapes import FOLD_LIMIT, MAX_RANK, Dimension, PartialShape, TensorInfo
 from ..types import ALL, IDX, NUMERIC
 from .families import broadcast_shapes
 from .helpers import check, check_1d, ints_of, product, rank_of
@@ -125,6 +125,7 @@ def split_shape(data, axis, *, num_splits):
     rank unknown) each output keeps the data's rank with dynamic dimensions."""
     op = "Split-1"
     check(num_splits > 0, op, f"num_splits must be > 0, got {num_splits}")
+    check(num_splits <= MAX_RANK, op, f"num_splits {num_splits} is more outputs than opref makes ({MAX_RANK})")
     _scalar_like(op, "axis", axis, allow_1=False)
     a = ints_of(axis)
     shape = data.shape

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 
-from ..shapes import Dimension, PartialShape, TensorInfo
+from ..shapes import MAX_RANK, Dimension, PartialShape, TensorInfo
 from ..types import ALL
 from .helpers import check, check_1d, ints_of, rank_of
 from .movement_common import T_INT, normalize_axis
@@ -135,6 +135,8 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
     if None not in lens:
         check(lens[0] == lens[1], op, f"begin and end must have the same length, got {lens[0]} and {lens[1]}")
     number = lens[0] if lens[0] is not None else lens[1]
+    check(number is None or number <= MAX_RANK, op, f"begin has {number} entries: more than the {MAX_RANK} axes "
+          f"a shape may have")
     if s is not None:
         check(number is None or number == len(s), op, f"stride must have as many elements as begin and end "
               f"({number}), got {len(s)}")

@@ -480,6 +480,9 @@ def infer_graph(graph: Graph, parameters: Mapping[int, TensorInfo] | None = None
                         outs = infer_node(node, ins, strict=False, failures=failures, scope=scope)
                     if memo is not None and _reusable(outs, memo[1]):
                         seen[memo[0]] = outs
+            if len(outs) < len(node.outputs):
+                raise ModelError(f"{node.where()}: has {len(node.outputs)} output ports, but its op and attributes "
+                                 f"give {len(outs)} outputs")
         except OprefError as e:
             if strict:
                 raise _wrap(node, e) from e.__cause__     # (an InternalError keeps its chain)

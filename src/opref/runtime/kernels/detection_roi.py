@@ -29,7 +29,7 @@ def _axis_weights(pos, valid, size):
     a sample outside [-1, size] or not `valid` weighs nothing; one in [-1, 0) reads pixel 0; one past
     the last pixel reads the last pixel."""
     inside = valid & (pos >= -1.0) & (pos <= size)
-    p = np.maximum(pos, 0.0)
+    p = np.where(inside, np.maximum(pos, 0.0), 0.0)    # (a sample outside, nan or past int64, reads nothing)
     low = np.floor(p).astype(np.int64)
     edge = low >= size - 1
     low = np.where(edge, size - 1, low)
@@ -204,6 +204,10 @@ def _prior_box(op, output_size, image_size, *, min_size, max_size, aspect_ratio,
     if bad:    # the spec: positive ratios; OpenVINO accepts these and returns inf/nan boxes
         raise InvalidAttributeError(f"{op}: attribute 'aspect_ratio' must hold positive finite ratios, got {bad[0]!r} "
                                     f"in {list(aspect_ratio)}")
+    bad = [v for v in fixed_size if not np.isfinite(v)]
+    if bad:    # the spec: positive sizes; OpenVINO casts them to int (undefined for nan and inf)
+        raise InvalidAttributeError(f"{op}: attribute 'fixed_size' must hold finite sizes, got {bad[0]!r} in "
+                                    f"{list(fixed_size)}")
     ratios = _aspect_ratios(aspect_ratio, flip)
     min_size = [F32(m) for m in min_size]
     step = F32(step)

@@ -121,6 +121,8 @@ def resize(image, out_shape, axes, scales, attrs):
     coord_mode = attrs["coordinate_transformation_mode"]
     if not len(axes):                      # no axis to resize (axes = []): the (padded) image as is, the
         return image.copy()                # shape OpenVINO's shape inference gives
+    if 0 in image.shape and 0 not in out_shape:   # an empty axis resized to a non-empty one: nothing to
+        return np.zeros(out_shape, image.dtype)   # read, zeros (as the other modes below give)
     if mode == "nearest":                  # separable: one source index per output position and axis
         y = image
         for axis, s in zip(axes, scales):
@@ -184,6 +186,10 @@ def interpolate_1(image, target_spatial_shape, *, axes, mode, align_corners, ant
     elif v4_mode in ("linear", "linear_onnx") and not any(pads_begin) and not any(pads_end) \
             and not (rank == 4 and ordered == [2, 3]):
         coord = "half_pixel"
+    # v1's shape keeps the dims off the axes (OpenVINO's shape inference; its CPU plugin pads them too and
+    # returns a tensor of another shape than it infers): pads count on the resized axes only
+    pads_begin, pads_end = ([p if i in ordered else 0 for i, p in enumerate(_pads(pads, rank))]
+                            for pads in (pads_begin, pads_end))
     attrs = {"mode": v4_mode, "shape_calculation_mode": "sizes", "coordinate_transformation_mode": coord,
              "nearest_mode": "simple", "antialias": antialias, "pads_begin": pads_begin, "pads_end": pads_end,
              "cube_coeff": -0.75}

@@ -257,10 +257,14 @@ def _gather_nd(data, indices, batch_dims, fuse, op):
     batch = data.shape[:b]
     nb = int(np.prod(batch))
     x = data.reshape((nb,) + data.shape[b:])
-    idx = indices.astype(np.int64).reshape(nb, -1, k)
+    m = int(np.prod(indices.shape[b:-1]))           # index tuples per batch (-1 cannot tell when k is 0)
+    idx = indices.astype(np.int64).reshape(nb, m, k)
     _check_range(op, "indices", idx, data.shape[b:b + k])
     idx = np.where(idx < 0, idx + np.array(data.shape[b:b + k], np.int64), idx)
-    out = x[(np.arange(nb)[:, None],) + tuple(idx[..., j] for j in range(k))]
+    if k == 0:                                      # an empty index tuple picks the whole batch element
+        out = np.broadcast_to(x[:, None], (nb, m) + x.shape[1:])
+    else:
+        out = x[(np.arange(nb)[:, None],) + tuple(idx[..., j] for j in range(k))]
     lead = ((nb,) if fuse and b > 1 else batch)
     return out.reshape(lead + indices.shape[b:-1] + data.shape[b + k:])
 
@@ -388,6 +392,7 @@ def roll(data, shift, axes):
 def reverse(data, reverse_axes, *, mode):
     mask = np.asarray(reverse_axes).reshape(-1)
     axes = np.flatnonzero(mask).tolist() if mode == "mask" else _ints(reverse_axes)
+    axes = sorted({a % data.ndim for a in axes}) if data.ndim else []    # an axis named twice reverses once
     return np.flip(data, axes).copy() if axes else data.copy()
 
 

@@ -24,6 +24,7 @@ import math
 import ml_dtypes
 import numpy as np
 
+from ...errors import InputError
 from ...opset.helpers import same_pads
 from ...opset.pooling import pool_output_dims
 from ...shapes import PartialShape
@@ -324,8 +325,15 @@ def adaptive_avg_pool(data, output_shape):
 def adaptive_max_pool(data, output_shape, *, index_element_type):
     """Max over each bin in row-major order, as OpenVINO scans it: the bin's first element, then each
     strictly greater one (ties keep the first; a NaN is kept only when it comes first)."""
-    x = data.astype(_compute_dtype(data.dtype))
     sizes = data.shape[2:]
+    out_shape = data.shape[:2] + tuple(int(o) for o in output_shape)
+    index_dtype = element_type(index_element_type).dtype
+    if 0 in out_shape:                             # no bin: empty outputs
+        return np.zeros(out_shape, data.dtype), np.zeros(out_shape, index_dtype)
+    if 0 in sizes:     # (OpenVINO's plugin reads memory outside the empty input there)
+        raise InputError(f"AdaptiveMaxPool-8: input 'data' {list(data.shape)} has an empty spatial axis: the bins "
+                         f"of output_shape {list(out_shape[2:])} have no element to take the max of")
+    x = data.astype(_compute_dtype(data.dtype))
     bins = [_bins(size, int(o))[0] for size, o in zip(sizes, output_shape)]     # [o, width] per axis
     n = len(bins)
     best = flat = None
@@ -342,7 +350,7 @@ def adaptive_max_pool(data, output_shape, *, index_element_type):
         better = view > best
         np.copyto(best, view, where=better)
         np.copyto(flat, where, where=better)
-    return best.astype(data.dtype), flat.astype(element_type(index_element_type).dtype)
+    return best.astype(data.dtype), flat.astype(index_dtype)
 
 
 KERNELS = {"MaxPool-1": max_pool_1, "MaxPool-8": max_pool_8, "MaxPool-14": max_pool_14,

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ...errors import InputError
 from ...opset.shape import squeeze_dims, unsqueeze_dims
 from ...shapes import Dimension
 
@@ -28,6 +29,14 @@ def reshape(data, target_shape, *, special_zero):
         known = math.prod(v for i, v in enumerate(pattern) if i != k and i not in copied)
         total = math.prod(d for i, d in enumerate(data.shape) if i not in copied)
         pattern[k] = total // known if known else 1
+    if math.prod(pattern) != data.size:
+        # OpenVINO's shape inference does not count the elements when a 0 is copied ([3, 1, 1, 2] with
+        # [0, 2, 3] gives [3, 2, 3]); no tensor of that shape holds the data's elements
+        raise InputError(f"Reshape-1: cannot reshape data {list(data.shape)} ({data.size} elements) to {pattern} "
+                         f"({math.prod(pattern)} elements)")
+    if math.prod(d for d in pattern if d) * data.itemsize > np.iinfo(np.intp).max:
+        raise InputError(f"Reshape-1: the output shape {pattern} holds no element, but its other dims multiply "
+                         f"past the largest array size (NumPy cannot hold it)")
     return data.reshape(pattern)
 
 
