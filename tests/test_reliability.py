@@ -891,16 +891,21 @@ def test_sparse_fill_empty_rows_counts_empty_rows_without_a_row_array():
         assert [o.shape.to_shape() for o in outs] == [(3 + empty, 2), (3 + empty,), (rows,)]
 
 
-@pytest.mark.xfail(strict=True, reason="open finding of the last run_op campaign (not fixed in this round): the "
-                   "shape rule broadcasts an empty [0] limit into X [0, 4, 2, 1] ([0, 4, 2, 0]) while the kernel "
-                   "broadcasts the limits to X's shape (NumPy ValueError -> InternalError)")
 def test_fake_quantize_empty_limit_against_a_dim_of_one():
+    """fuzz run_op: an empty [0] limit against X [0, 4, 2, 1] passed the shape rule (only a limit dim above 1
+    was refused against a data dim of 1) and the kernel's broadcast to X's shape failed (NumPy ValueError).
+    The spec's one-way broadcast refuses a 0 there too: the limit would change the data's dim of 1."""
     import ml_dtypes
     b = ml_dtypes.bfloat16
     ins = [np.zeros((0, 4, 2, 1), b), np.zeros(1, b), np.zeros(0, b), np.ones((1, 4, 1, 1), b), np.ones((1, 4, 1, 1), b)]
-    try:
+    with pytest.raises(errors.ShapeInferenceError, match=r"input 'input_high' \[0\] does not broadcast to data"):
         run_op("FakeQuantize-1", ins, {"levels": 4, "auto_broadcast": "numpy"})
-    except InternalError as e:
-        pytest.fail(f"internal error: {e}")
-    except OprefError:
-        pass
+
+
+def test_roi_feature_extractor_output_numpy_cannot_hold():
+    """fuzz run_op: output_size 2^31 - 1 with no box: the [0, C, n, n] output has no element, but NumPy
+    refuses an array whose other dims multiply past its largest size (ValueError -> InternalError)."""
+    rois, f = np.zeros((0, 4), np.float32), np.zeros((1, 2, 4, 4), np.float32)
+    with pytest.raises(InputError, match="output_size 2147483647 makes an output"):
+        run_op("ExperimentalDetectronROIFeatureExtractor-6", [rois, f], {"output_size": 2**31 - 1,
+               "pyramid_scales": [4], "sampling_ratio": 2, "aligned": False})

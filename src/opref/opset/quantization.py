@@ -28,7 +28,7 @@ def _unidirectional(op: str, name: str, data: PartialShape, limit: PartialShape,
     check(len(limit) <= len(data), op, f"input {name!r} {limit} has more dimensions than data {data}: it "
           f"must broadcast to the data's shape")
     for i, (d, l) in enumerate(zip(list(data)[len(data) - len(limit):], limit)):
-        check(not (d == 1 and l.lo > 1), op, f"input {name!r} {limit} does not broadcast to data {data}: "
+        check(not (d == 1 and not l.contains(1)), op, f"input {name!r} {limit} does not broadcast to data {data}: "
               f"dimension {i} of {name} is {l}, data has 1")
 
 

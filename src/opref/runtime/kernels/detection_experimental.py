@@ -9,6 +9,8 @@ detection_experimental_boxes.py.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...errors import InputError
@@ -74,7 +76,11 @@ def roi_feature_extractor(rois, pyramid, *more_pyramid, output_size, sampling_ra
     pyramid = (pyramid, *more_pyramid)
     ct = _work_dtype(rois)
     channels = pyramid[0].shape[1]
-    out = np.zeros((len(rois), channels, output_size, output_size), np.float64)
+    dims = (len(rois), channels, output_size, output_size)
+    if math.prod(d for d in dims if d) * 8 > np.iinfo(np.intp).max:      # (even with no box: NumPy refuses it)
+        raise InputError(f"ExperimentalDetectronROIFeatureExtractor-6: output_size {output_size} makes an output "
+                         f"{list(dims)} that NumPy cannot hold")
+    out = np.zeros(dims, np.float64)
     levels = pyramid_levels(rois, len(pyramid))
     for lvl, data in enumerate(pyramid):                      # one batched ROIAlign per level
         pick = np.flatnonzero(levels == lvl)
