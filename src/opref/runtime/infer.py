@@ -148,13 +148,11 @@ def _symbols(schema, attrs, inputs, outs):
         shape = inputs[0].shape
         if shape.rank_is_static and len(outs) == 1:
             syms = tuple(d.symbol for d in shape)
-            exprs = tuple(d.expr for d in shape) if any(d.expr is not None for d in shape) else None
-            if exprs is not None:
-                exprs = tuple(exact(d) for d in shape)
-            if exprs is not None or any(x is not None for x in syms):
+            syms = syms if any(x is not None for x in syms) else None
+            exprs = tuple(exact(d) for d in shape) if any(d.expr is not None for d in shape) else None
+            if syms is not None or exprs is not None:
                 o = outs[0]
-                outs = [TensorInfo(o.element_type, o.shape, o.value, o.bounds,
-                                   syms if any(x is not None for x in syms) else None, exprs)]
+                outs = [TensorInfo(o.element_type, o.shape, o.value, o.bounds, syms, exprs)]
         return outs
     if how == "moves":
         outs = _moved(schema, attrs, inputs, outs)

@@ -124,8 +124,8 @@ def infer_op(op, inputs: Sequence, attrs: Mapping[str, Any] | None = None, *,
         if mode not in ("openvino", "precise"):
             raise InputError(f"infer_op: mode must be 'openvino' or 'precise'; got {mode!r}")
         shared = iter(share_names([i.shape for i in infos if i is not None], mode == "precise"))
-        infos = [i if i is None else TensorInfo(i.element_type, next(shared), i.value, i.bounds, i.symbols)
-                 for i in infos]
+        infos = [i if i is None or (s := next(shared)) is i.shape else
+                 TensorInfo(i.element_type, s, i.value, i.bounds, i.symbols, i.exprs) for i in infos]
         return infer_call(schema, schema.bind_attrs(attrs), infos)
     except OprefError as e:
         raise _untold_hint(schema, ports, infos, e) from e.__cause__     # (an InternalError keeps its chain)
