@@ -3,7 +3,7 @@ laid out so that the product is already NCHW: W[G, C_OUT, C_IN*K] @ cols[N, G, C
 
 A 1x1 kernel needs no window view (the data, strided if need be, is the GEMM operand), and a
 depthwise GroupConvolution (one input channel per group) is a batch of per-channel GEMMs over
-bounded chunks of channels.
+bounded chunks of channels (with unit strides, over one run of offsets per padded plane).
 
 Sums run in `accumulator_dtype` for floats (f32 for f16/bf16/f8, then rounded back once), and in
 64-bit integers for integer types, wrapped back to the type at the end (wrapping commutes with
@@ -58,6 +58,31 @@ def _windows(xp, kernel, strides, dilations, out):
                       + tuple(st[2 + i] * strides[i] for i in range(n)), writeable=False)
 
 
+def _depthwise_windows(xp, kernel, strides, dilations, out):
+    """(view [N, C, k_1, ..., k_n, P], P, windows): the windows of the padded data xp over P positions,
+    and `windows(y)`, the [N, C*M, out...] view of the windows in a product y [N, C, M, P].
+
+    With unit strides a window's position is its offset in a padded plane, so the windows of a plane
+    are one run of P offsets: the im2col copy moves whole runs of P instead of rows of out[-1] (NumPy
+    copies long rows several times faster), and the positions between a row's last window and the
+    next row's first, computed too, are dropped. Otherwise (strides, or data not C-contiguous) the
+    positions are the output grid."""
+    n, st = len(kernel), xp.strides
+    taps = tuple(st[2 + i] * dilations[i] for i in range(n))
+    if any(s != 1 for s in strides) or not xp.flags.c_contiguous:
+        view = _windows(xp, kernel, strides, dilations, out)
+        return view, math.prod(out), lambda y: y.reshape((y.shape[0], -1) + out)
+    rows = [st[2 + i] // xp.itemsize for i in range(n)]                 # the padded plane's strides
+    run = sum((o - 1) * r for o, r in zip(out, rows)) + 1 if 0 not in out else 0
+    view = as_strided(xp, shape=xp.shape[:2] + tuple(kernel) + (run,), strides=st[:2] + taps + (xp.itemsize,),
+                      writeable=False)
+
+    def windows(y):
+        return as_strided(y, shape=(y.shape[0], y.shape[1] * y.shape[2]) + out,
+                          strides=(y.strides[0], y.strides[2]) + tuple(r * y.itemsize for r in rows))
+    return view, run, windows
+
+
 def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
     """data [N, G*C, spatial...] with filters [G, M, C, kernel...] -> [N, G*M, out...] in data's type."""
     n = data.ndim - 2
@@ -74,7 +99,7 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
         # Depthwise: one small GEMM per channel, [M, taps] @ [taps, O], batched over a chunk of
         # channels whose windows are copied together (about 1 MB at a time: the im2col copy stays
         # bounded, never taps times the whole input).
-        win = _windows(xp, kernel, strides, dilations, out)                     # [N, G, k.., o..]
+        win, positions, windows = _depthwise_windows(xp, kernel, strides, dilations, out)
         y = np.empty((batch, g, m, positions), ct)
         wr = w.reshape(g, m, taps)
         chunk = max(1, (1 << 20) // max(taps * positions * ct.itemsize, 1))
@@ -82,7 +107,7 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
             for g0 in range(0, g, chunk):
                 g1 = min(g, g0 + chunk)
                 np.matmul(wr[g0:g1], win[b, g0:g1].reshape(g1 - g0, taps, positions), out=y[b, g0:g1])
-        return y.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
+        return windows(y).astype(data.dtype, copy=False)      # (f32: a view of the product, not copied)
     if all(k == 1 for k in kernel):
         # 1x1: each window is one position of the (strided) data itself.
         cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))]
@@ -109,7 +134,9 @@ KERNELS = {"Convolution-1": convolution, "GroupConvolution-1": group_convolution
 # --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
 def workspace(ins, outs, kw) -> int:
     """Bytes of the work arrays, in the compute type: data and filters converted, the padded copy, the
-    im2col columns [N, G*C_IN*K, O] (a chunk of about 1 MB for depthwise), the product [N, C_OUT, O]."""
+    im2col columns [N, G*C_IN*K, O] and the product [N, C_OUT, O]; for depthwise, a chunk of the columns
+    (about 1 MB, at least one channel's) over P positions (with unit strides, the run of offsets of a
+    padded plane: _depthwise_windows) and the product [N, C_OUT, P]."""
     data, filters = ins[0], ins[1]
     n = data.ndim - 2
     ct = _compute_dtype(data.dtype)
@@ -117,15 +144,21 @@ def workspace(ins, outs, kw) -> int:
     out = outs[0] or (0,) * data.ndim
     positions, taps = math.prod(out[2:]), math.prod(kernel)
     ones = (1,) * n
-    pads = _pads(data.shape[2:], kernel, tuple(kw["strides"]) or ones, tuple(kw["dilations"]) or ones,
+    strides = tuple(kw["strides"]) or ones
+    pads = _pads(data.shape[2:], kernel, strides, tuple(kw["dilations"]) or ones,
                  kw["pads_begin"], kw["pads_end"], kw["auto_pad"])
+    padded = [s + b + e for s, (b, e) in zip(data.shape[2:], pads)]
     elements = 0 if ct == data.dtype else data.size + filters.size
     if any(b or e for b, e in pads):
-        elements += data.shape[0] * data.shape[1] * math.prod(s + b + e for s, (b, e) in zip(data.shape[2:], pads))
-    cols = data.shape[0] * data.shape[1] * taps * positions
+        elements += data.shape[0] * data.shape[1] * math.prod(padded)
     depthwise = filters.ndim == data.ndim + 1 and filters.shape[2] == 1 and filters.shape[0] > 1
-    elements += min(cols, (1 << 20) // ct.itemsize) if depthwise else cols
-    elements += math.prod(out)                                        # the product, before its type cast
+    if not depthwise:
+        return (elements + data.shape[0] * data.shape[1] * taps * positions + math.prod(out)) * ct.itemsize
+    if all(s == 1 for s in strides) and 0 not in out[2:]:
+        positions = sum((o - 1) * math.prod(padded[i + 1:]) for i, o in enumerate(out[2:])) + 1
+    groups = filters.shape[0]
+    chunk = min(groups, max(1, (1 << 20) // max(taps * positions * ct.itemsize, 1)))
+    elements += chunk * taps * positions + out[0] * out[1] * positions
     return elements * ct.itemsize
 
 

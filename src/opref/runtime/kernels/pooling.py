@@ -7,9 +7,9 @@ time, outer axes first (their taps are whole contiguous rows, and they shrink th
 strided innermost axis); each tap is one strided slice of the data applied only to the windows where
 it lands on data, so the padding is never materialised. A max does not depend on the order it is
 taken in; MaxPool's indices compare every tap of the window, in row-major order, against the
-maximum. AvgPool adds its taps in row-major window order (the rounding of a float sum depends on its
-order: this one is OpenVINO's), over a zero-padded copy laid out so that every tap is a unit-stride
-view covering every window.
+maximum. AvgPool adds its taps in row-major window order, starting from 0 (the rounding of a float
+sum depends on its order: this one is OpenVINO's, bit for bit), over a zero-padded copy split by the
+strides, where one tap of every window is one contiguous slice (_phase_grid).
 
 MaxPool never takes padding; ties keep the first tap in row-major window order. AvgPool sums in f32
 (f64 for f64) and divides by the number of counted positions: with exclude-pad only data positions,
@@ -19,6 +19,7 @@ padding. Integer averages are rounded half to even, as OpenVINO does.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import ml_dtypes
@@ -89,33 +90,59 @@ def _axis_taps(size, k, s, d, pad, o):
     return spans
 
 
-def _tap_views(x, pads, kernel, strides, dilations, out, fill):
-    """Per kernel tap in row-major order, the view [N, C, o...] of x padded with `fill`: view[.., o] =
-    padded[.., o*s + t*d]. The padded copy holds the innermost axis split by its stride (phase p
-    holds the padded positions p, p + s, ...), so every view reads whole rows with unit stride and
-    covers every window (NumPy runs such operations several times faster than ones on a strided or
-    partial view)."""
-    s_in = strides[-1]
-    width = []
-    for size, (pb, pe), k, s, d, o in zip(x.shape[2:], pads, kernel, strides, dilations, out):
-        need = (o - 1) * s + (k - 1) * d + 1
-        width.append((pb, max(pe, need - size - pb)))
-    sizes = [size + b + e for size, (b, e) in zip(x.shape[2:], width)]
-    phases = np.full((s_in,) + x.shape[:2] + tuple(sizes[:-1]) + (-(-sizes[-1] // s_in),), fill, x.dtype)
-    outer = tuple(slice(b, b + size) for size, (b, _) in zip(x.shape[2:-1], width[:-1]))
-    size, (pb, _) = x.shape[-1], width[-1]
-    for p in range(s_in):
-        first = (p - pb) % s_in                     # the first data column in phase p
-        if first < size:
-            count = -(-(size - first) // s_in)
-            q = (first + pb) // s_in
-            phases[(p, slice(None), slice(None)) + outer + (slice(q, q + count),)] = x[..., first::s_in]
-    for tap in np.ndindex(*kernel):
-        index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s)
-                      for t, d, s, o in zip(tap[:-1], dilations, strides, out))
-        last = tap[-1] * dilations[-1]
-        inner = slice(last // s_in, last // s_in + out[-1])
-        yield phases[(last % s_in, slice(None), slice(None)) + index + (inner,)]
+def _phase_grid(x, pads, kernel, strides, dilations, out, fill, dtype):
+    """(grid, taps): x in `dtype`, padded with `fill` and split along every spatial axis by its stride
+    (phase p of an axis holds the padded positions p, p + s, ...), each phase a [N, C, grid...]
+    array; per kernel tap in row-major order, a 1-D view of its phase flattened.
+
+    Tap t of window o reads phase (t*d) % s at index o + (t*d) // s on each axis, so on the flattened
+    phase every window's tap lies a constant offset from the window's own index in a [N, C, grid...]
+    array: one tap of every window is one contiguous slice (NumPy runs an operation over one long
+    slice several times faster than over the short rows of a strided view). The windows are the
+    [N, C, out...] corner of that array; the rest of it holds sums of unrelated positions, unused."""
+    phases, grid, fills, copies, shifts = _phase_plan(x.shape[2:], tuple(pads), tuple(kernel), tuple(strides),
+                                                      tuple(dilations), tuple(out))
+    buffer = np.empty(phases + x.shape[:2] + grid, dtype)        # [phases..., N, C, grid...]
+    for where in fills:
+        buffer[where] = fill
+    for where, source in copies:
+        buffer[where] = x[source]
+    flat = buffer.reshape(math.prod(phases), -1)
+    length = flat.shape[1] - max(offset for _, offset in shifts)   # the windows all lie before it
+    return grid, [flat[i, offset:offset + length] for i, offset in shifts]
+
+
+@functools.lru_cache(maxsize=256)
+def _phase_plan(sizes, pads, kernel, strides, dilations, out):
+    """For _phase_grid: the number of phases and the grid length per axis (only the phases and
+    positions some window reads), the index of each padding slab, (phase box, data positions) per
+    phase, and (phase number, flat offset) per kernel tap in row-major order."""
+    n = len(sizes)
+    geometry = list(zip(sizes, pads, kernel, strides, dilations, out))
+    grid = tuple(o + max(t * d // s for t in range(k)) for _, _, k, s, d, o in geometry)
+    phases = [sorted({t * d % s for t in range(k)}) for _, _, k, s, d, _ in geometry]
+    fills, boxes = [], []       # boxes: per axis, per phase, (grid indices holding data, their positions)
+    for a, ((size, (pb, _), _, s, _, _), g) in enumerate(zip(geometry, grid)):
+        boxes.append([])
+        for i, p in enumerate(phases[a]):
+            lo = -(-max(pb - p, 0) // s)                    # index q of phase p is position q*s + p - pb
+            hi = max(lo, min(g, (size - 1 + pb - p) // s + 1))
+            boxes[a].append((slice(lo, hi), slice(lo * s + p - pb, (hi - 1) * s + p - pb + 1, s)))
+            fills += [(slice(None),) * a + (i,) + (slice(None),) * (n + 1) + (pad,)
+                      for pad in (slice(0, lo), slice(hi, g)) if pad.start < pad.stop]
+    whole = (slice(None), slice(None))
+    copies = [(i + whole + box, whole + source)
+              for i, combo in zip(itertools.product(*map(range, map(len, phases))), itertools.product(*boxes))
+              for box, source in [tuple(zip(*combo))] if all(b.start < b.stop for b in box)]
+    rows = [math.prod(grid[a + 1:]) for a in range(n)]                # flat stride of each grid axis
+    counts = [len(p) for p in phases]
+    shifts = []
+    for tap in itertools.product(*map(range, kernel)):
+        number = 0
+        for a, (t, s, d) in enumerate(zip(tap, strides, dilations)):
+            number = number * counts[a] + phases[a].index(t * d % s)
+        shifts.append((number, sum(t * d // s * r for t, s, d, r in zip(tap, strides, dilations, rows))))
+    return tuple(counts), grid, tuple(fills), tuple(copies), tuple(shifts)
 
 
 def _window_reduce(x, reduce, fill, geometry):
@@ -260,23 +287,36 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     shape = data.shape[:2] + tuple(out)
     if 0 in shape:
         return np.zeros(shape, data.dtype)
-    total = np.zeros(shape, ct)
-    for view in _tap_views(data.astype(ct, copy=False), pads, kernel, strides, dilations, out, 0):
-        total += view
-    # The divisor, as OpenVINO defines it: with exclude-pad, the data positions in the window; without
-    # it, the whole kernel when there is any padding (even where rounding up lets the window run past
-    # the padding), and the data positions when there is none.
+    grid, taps = _phase_grid(data, pads, kernel, strides, dilations, out, 0, ct)
+    total = np.empty(shape[:2] + grid, ct)
+    flat = total.reshape(-1)[:taps[0].size]
+    with np.errstate(all="ignore"):            # (positions outside the windows may overflow)
+        np.add(taps[0], ct.type(0), out=flat)  # from 0, as OpenVINO sums: a window of -0 gives +0
+        for tap in taps[1:]:
+            np.add(flat, tap, out=flat)
+        del taps, flat                         # the phases are freed before the divisor is made
+        np.divide(total, _divisor(data.shape[2:], pads, kernel, strides, dilations, out, grid, exclude_pad, ct),
+                  out=total)                   # over the whole grid: long rows
+        if not element_type(data.dtype).is_float:
+            np.rint(total, out=total)          # half to even, as OpenVINO rounds
+    return total[(slice(None), slice(None)) + tuple(slice(0, o) for o in out)].astype(data.dtype)
+
+
+def _divisor(sizes, pads, kernel, strides, dilations, out, grid, exclude_pad, ct):
+    """AvgPool's divisor of each window, laid out on the grid (1 outside the windows). As OpenVINO
+    defines it: with exclude-pad, the data positions in the window; without it, the whole kernel when
+    there is any padding (even where rounding up lets the window run past the padding), and the data
+    positions when there is none. A window without any data gives 0, as OpenVINO's reference does
+    (its CPU plugin gives -0 in 1-D, NaN in 2-D): its divisor is 1."""
     if not exclude_pad and any(p for pair in pads for p in pair):
-        count = np.full(out, int(np.prod(kernel)), np.int64)
+        count = np.full(out, math.prod(kernel), np.int64)
     else:
         count = np.ones((), np.int64)
-        for size, pad, k, s, d, o in zip(data.shape[2:], pads, kernel, strides, dilations, out):
+        for size, pad, k, s, d, o in zip(sizes, pads, kernel, strides, dilations, out):
             count = np.multiply.outer(count, _counts(size, pad, k, s, d, o))
-    # a window without any data gives 0, as OpenVINO's reference (its CPU plugin gives -0 in 1-D, NaN in 2-D)
-    mean = np.divide(total, np.maximum(count, 1).astype(ct), out=total)
-    if not element_type(data.dtype).is_float:
-        np.rint(mean, out=mean)                             # half to even, as OpenVINO rounds
-    return mean.astype(data.dtype, copy=False)
+    divisor = np.ones(grid, ct)
+    divisor[tuple(slice(0, o) for o in out)] = np.maximum(count, 1)
+    return divisor
 
 
 def _avg_pool_1(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
