@@ -162,10 +162,29 @@ def _window_reduce(x, reduce, fill, geometry):
         else:
             y = np.full(x.shape[:axis] + (o,) + x.shape[axis + 1:], fill, x.dtype)
         for first, stop, start in spans:
-            part = y[at(first, stop)]
-            reduce(part, x[at(start, start + (stop - first - 1) * s + 1, s)], out=part)
+            if axis == x.ndim - 1 and x.shape[-1] == o * s and x.flags.c_contiguous and first < stop:
+                _reduce_flat(y, x, reduce, first, stop, start - first * s, s)
+            else:
+                part = y[at(first, stop)]
+                reduce(part, x[at(start, start + (stop - first - 1) * s + 1, s)], out=part)
         x = y
     return x
+
+
+def _reduce_flat(y, x, reduce, first, stop, shift, s):
+    """reduce(y[..., o], x[..., o*s + shift]) for the windows o in [first, stop) of the innermost axis,
+    where x's rows are s times as long as y's: on the flattened arrays window k reads x[k*s + shift],
+    so one long strided operation covers every row (NumPy runs it several times faster than one over
+    the short rows of a partial view). The windows outside [first, stop) it also reaches are put back
+    from a copy (a max is unchanged by taking a value again, so they may be taken, then restored)."""
+    o = y.shape[-1]
+    keep = [(side, y[..., side].copy()) for side in (slice(0, first), slice(stop, o)) if side.start < side.stop]
+    yf, xf = y.reshape(-1), x.reshape(-1)
+    k0, k1 = -(shift // s) if shift < 0 else 0, min(yf.size, (xf.size - 1 - shift) // s + 1)
+    if k0 < k1:
+        reduce(yf[k0:k1], xf[k0 * s + shift:(k1 - 1) * s + shift + 1:s], out=yf[k0:k1])
+    for side, values in keep:
+        y[..., side] = values
 
 
 def _on_data(tap, sizes, pads, strides, dilations, out):
@@ -294,7 +313,7 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
         np.add(taps[0], ct.type(0), out=flat)  # from 0, as OpenVINO sums: a window of -0 gives +0
         for tap in taps[1:]:
             np.add(flat, tap, out=flat)
-        del taps, flat                         # the phases are freed before the divisor is made
+        taps = tap = flat = None               # the phases are freed before the divisor is made
         np.divide(total, _divisor(data.shape[2:], pads, kernel, strides, dilations, out, grid, exclude_pad, ct),
                   out=total)                   # over the whole grid: long rows
         if not element_type(data.dtype).is_float:
