@@ -12,11 +12,12 @@ import openvino as ov
 import opref
 from opref.conformance.backends import from_ov, to_ov  # noqa: F401 -- raw-byte tensors, shared with the backend
 from opref.ir_xml.writer import op_model
+from opref.conformance.backends import OpenVINOBackend
 from opref.shapes import TensorInfo
 from opref.types import element_type, element_type_of, pack, unpack
 
 _CORE = ov.Core()
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
+CPU_CONFIG = dict(OpenVINOBackend.CONFIG)     # f32, no dynamic quantization: one fact, in the backend
 
 
 def _read(op, infos, attrs):

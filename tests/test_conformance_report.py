@@ -83,7 +83,7 @@ def write_results(path: Path, rows, *, backends=("openvino", "mybackend"), make_
                 for name in ("model.xml", "model.bin", "inputs.npz", "expected.npz", "actual.npz", "command.txt"):
                     (d / name).write_text("x")
     infos = [{"name": b, "spec": b if b == "openvino" else "mypkg.backend:Backend", "version": "1.0",
-              "device": "CPU", "config": {"INFERENCE_PRECISION_HINT": "f32"}, "formats": ["ir"]} for b in backends]
+              "device": "CPU", "config": {"INFERENCE_PRECISION_HINT": "f32", "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"}, "formats": ["ir"]} for b in backends]
     data = {"format": "opref-conformance-results/1", "suite": "suite", "manifest_sha256": "0" * 64,
             "started": "2026-11-23T12:00:00Z", "seconds": 12.5,
             "versions": {"opref": "0.1.0", "numpy": "2.4", "onnx": None, "openvino": "2026.4.1", "onnxruntime": None},

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 import opref
+from oracles import CPU_CONFIG
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::torch.jit.TracerWarning")
 CORE = ov.Core()
@@ -19,7 +20,7 @@ RTOL, ATOL = 1e-4, 1e-5
 
 
 def _ov_outputs(xml, feeds: list) -> list[np.ndarray]:
-    compiled = CORE.compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    compiled = CORE.compile_model(str(xml), "CPU", CPU_CONFIG)
     result = compiled.create_infer_request().infer(feeds)
     return [np.asarray(result[o]) for o in compiled.outputs]
 

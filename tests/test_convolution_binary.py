@@ -11,7 +11,7 @@ import pytest
 import opref
 from opref.conformance.cases import convolution_binary as cases_module
 
-from oracles import spec_run
+from oracles import CPU_CONFIG, spec_run
 from conv_compare import openvino_error, opref_shape, ov_shape
 
 BC = "BinaryConvolution-1"
@@ -92,7 +92,7 @@ def test_cpu_plugin_still_ignores_the_filters():
     data = ops.parameter([1, 1, 3, 3], ov.Type.f32, name="x")
     y = ops.binary_convolution(data, ov.op.Constant(bits), a["strides"], a["pads_begin"], a["pads_end"], a["dilations"],
                                a["mode"], a["pad_value"])
-    compiled = ov.Core().compile_model(ov.Model([y], [data]), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    compiled = ov.Core().compile_model(ov.Model([y], [data]), "CPU", CPU_CONFIG)
     got = compiled([x])[0]
     assert not np.array_equal(got, want), "OpenVINO's CPU plugin now computes BinaryConvolution: drop the marks"
 

@@ -20,9 +20,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import opref
+from oracles import CPU_CONFIG
 
 CORE = ov.Core()
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 RTOL, ATOL = 1e-4, 1e-5
 
 

@@ -17,7 +17,7 @@ from opref.conformance.cases import cases_for
 from opref.conformance.compare import mismatch
 from opref.shapes import TensorInfo
 from opref.types import element_type_of
-from oracles import ov_infer
+from oracles import CPU_CONFIG, ov_infer
 from spec_detection_output import SPEC
 
 OPS = ("DetectionOutput-1", "DetectionOutput-8")
@@ -208,7 +208,7 @@ def test_ssd_head_matches_openvino_and_round_trips(version, tmp_path):
     feed = {"image": np.random.default_rng(3).uniform(0, 1, (1, 3, 32, 32)).astype(F)}
 
     def openvino(path):
-        return core.compile_model(str(path), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(feed)[0]
+        return core.compile_model(str(path), "CPU", CPU_CONFIG)(feed)[0]
 
     model = opref.load(str(xml))
     ops = {n.op for n in model.graph.nodes}

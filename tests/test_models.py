@@ -9,9 +9,9 @@ import pytest
 
 import opref
 from models import MODELS, model_path, random_inputs
+from oracles import CPU_CONFIG
 
 CORE = ov.Core()
-CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 RTOL, ATOL = 1e-4, 1e-5
 
 

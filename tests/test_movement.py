@@ -12,7 +12,7 @@ import pytest
 import opref
 from opref.conformance.cases import movement as table
 from opref.runtime.kernels import KERNELS
-from oracles import from_ov, to_ov
+from oracles import CPU_CONFIG, from_ov, to_ov
 from opref.shapes import TensorInfo
 from opref.types import element_type_of
 
@@ -128,7 +128,7 @@ def _ov_split(case):
     node = ops.split(p, axis, case.attrs["num_splits"]) if case.op == "Split-1" else \
         ops.variadic_split(p, axis, ops.constant(case.inputs[2]))
     model = ov.Model(node.outputs(), [p])
-    compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    compiled = ov.Core().compile_model(model, "CPU", CPU_CONFIG)
     request = compiled.create_infer_request()
     request.set_input_tensor(0, to_ov(data))
     request.infer()

@@ -19,6 +19,7 @@ import pytest
 import opref
 from opref.onnx.builder import Unsupported
 from opref.onnx.export import to_onnx
+from oracles import CPU_CONFIG
 
 RTOL, ATOL = 1e-5, 1e-6
 CORE = ov.Core()
@@ -42,7 +43,7 @@ def _compare(m, session, feeds, xml=None):
         assert t.dtype == o.dtype and t.shape == o.shape, f"output {k}: {t.dtype}{t.shape} vs opref {o.dtype}{o.shape}"
         np.testing.assert_allclose(t, o, rtol=RTOL, atol=ATOL, err_msg=f"output {k}")
     if xml is not None:     # OpenVINO on the IR too: the IR means what opref says
-        compiled = CORE.compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        compiled = CORE.compile_model(str(xml), "CPU", CPU_CONFIG)
         res = compiled.create_infer_request().infer(feeds)
         for k, o in enumerate(ours):
             np.testing.assert_allclose(np.asarray(res[compiled.outputs[k]]), o, rtol=1e-4, atol=1e-5)

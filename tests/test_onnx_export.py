@@ -20,6 +20,7 @@ import opref
 from models import LIGHT_NAMES, MODELS, model_path, random_inputs
 from opref.cli import main
 from opref.onnx import registry
+from oracles import CPU_CONFIG
 
 CORE = ov.Core()
 RTOL, ATOL = 1e-4, 1e-5
@@ -56,7 +57,7 @@ def qdq_model_path(tmp_path) -> Path:
 
 def _ov_outputs(model_file, feeds, names):
     compiled = CORE.compile_model(str(model_file) if not isinstance(model_file, ov.Model) else model_file, "CPU",
-                                  {"INFERENCE_PRECISION_HINT": "f32"})
+                                  CPU_CONFIG)
     req = compiled.create_infer_request()
     res = req.infer([feeds[n] for n in names])
     return [np.asarray(res[o]) for o in compiled.outputs]

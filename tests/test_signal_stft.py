@@ -13,7 +13,7 @@ from opref.conformance.cases import all_cases
 from opref.conformance.cases.signal_stft import ODD_CENTER
 from opref.conformance.compare import mismatch
 from opref.shapes import TensorInfo
-from oracles import ov_infer, ov_run
+from oracles import CPU_CONFIG, ov_infer, ov_run
 from spec_stft import istft_16, stft_15
 
 OPS = ("STFT-15", "ISTFT-16")
@@ -195,7 +195,7 @@ def test_odd_center_values_are_openvinos_given_the_spec_length(case):
 
 # --- real models: PyTorch modules converted by OpenVINO -----------------------------------------------------
 CORE = ov.Core()
-CPU = {"INFERENCE_PRECISION_HINT": "f32"}
+CPU = CPU_CONFIG
 
 
 def _torch_modules():

@@ -23,9 +23,10 @@ from opref.conformance.cases import all_shape_cases, cases_for
 from opref.ir_xml.spelling import ir_attr_text, ir_type_version
 from opref.opset.state import relaxes
 from opref.types import element_type
+from oracles import CPU_CONFIG
 
 CORE = ov.Core()
-CPU = {"INFERENCE_PRECISION_HINT": "f32"}
+CPU = CPU_CONFIG
 STATE_OPS = ("ReadValue-3", "ReadValue-6", "Assign-3", "Assign-6")
 
 

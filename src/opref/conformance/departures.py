@@ -86,7 +86,7 @@ DEPARTURES = {d.name: d for d in (
               "without AVX-512 (seen on an AVX2-only AMD EPYC), OpenVINO's f32 -> bf16 conversion, in the CPU plugin "
               "and in its reference evaluate alike, rounds up only when the kept bits are odd and the dropped half "
               "is >= 0x8000 (it truncates 0.4 to 0.3984); with AVX-512 it rounds to nearest even, as the IEEE "
-              "conversion (and opref) does", _bf16_odd_rounding, _bf16_odd_rounding_applies),
+              "conversion (and opref) does, except on its direct nf4 -> bf16 path (seen on an AVX-512 Intel Xeon)", _bf16_odd_rounding, _bf16_odd_rounding_applies),
     Departure("gelu-inf-nan", "openvino",
               "with AVX-512, OpenVINO's CPU plugin gives Gelu(+inf) = NaN (its erf polynomial evaluates inf * 0); "
               "without AVX-512 it gives +inf, the spec's 0.5 * x * (1 + erf(x / sqrt 2))", _gelu_inf_nan, _has_posinf),
