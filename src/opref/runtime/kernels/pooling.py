@@ -5,11 +5,13 @@ A max over a box window is separable: the max over a k_1 x ... x k_n window is t
 first spatial axis of the max along the next, and so on, so MaxPool reduces one spatial axis at a
 time, outer axes first (their taps are whole contiguous rows, and they shrink the data before the
 strided innermost axis); each tap is one strided slice of the data applied only to the windows where
-it lands on data, so the padding is never materialised. A max does not depend on the order it is
+it lands on data (or, along the innermost axis, to all of them on the flattened rows, the others put
+back: _reduce_flat), so the padding is never materialised. A max does not depend on the order it is
 taken in; MaxPool's indices compare every tap of the window, in row-major order, against the
 maximum. AvgPool adds its taps in row-major window order, starting from 0 (the rounding of a float
-sum depends on its order: this one is OpenVINO's, bit for bit), over a zero-padded copy split by the
-strides, where one tap of every window is one contiguous slice (_phase_grid).
+sum depends on its order: this one is OpenVINO's, bit for bit; a separable sum, one axis at a time,
+differs by up to 2^14 ulp where terms cancel), over a zero-padded copy split by the strides, where
+one tap of every window is one contiguous slice (_phase_grid).
 
 MaxPool never takes padding; ties keep the first tap in row-major window order. AvgPool sums in f32
 (f64 for f64) and divides by the number of counted positions: with exclude-pad only data positions,
