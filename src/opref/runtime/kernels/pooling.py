@@ -320,7 +320,8 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
                   out=total)                   # over the whole grid: long rows
         if not element_type(data.dtype).is_float:
             np.rint(total, out=total)          # half to even, as OpenVINO rounds
-    return total[(slice(None), slice(None)) + tuple(slice(0, o) for o in out)].astype(data.dtype)
+    windows = total[(slice(None), slice(None)) + tuple(slice(0, o) for o in out)]
+    return windows.astype(data.dtype, copy=False)             # (f32: a view of the grid, not copied)
 
 
 def _divisor(sizes, pads, kernel, strides, dilations, out, grid, exclude_pad, ct):
