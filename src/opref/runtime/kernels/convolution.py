@@ -96,7 +96,7 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
                 for size, k, s, d in zip(xp.shape[2:], kernel, strides, dilations))
     taps, positions = math.prod(kernel), math.prod(out)
     if c == 1 and g > 1:
-        # Depthwise: one small GEMM per channel, [M, taps] @ [taps, O], batched over a chunk of
+        # Depthwise: one small GEMM per channel, [M, taps] @ [taps, P], batched over a chunk of
         # channels whose windows are copied together (about 1 MB at a time: the im2col copy stays
         # bounded, never taps times the whole input).
         win, positions, windows = _depthwise_windows(xp, kernel, strides, dilations, out)
