@@ -6,6 +6,8 @@ formulas. Relu and Clamp on integers stay in the integer type.
 """
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -35,55 +37,48 @@ def _softplus(x):
     return np.logaddexp(np.zeros((), x.dtype), x)
 
 
-# erf in f64 for Gelu, exact to a few ulps with a fixed number of passes over each element:
-# |z| < 2.5: the series erf(z) = 2/sqrt(pi) exp(-z^2) z sum_n (2z^2)^n / (1*3*...*(2n+1)) (positive terms, no
-#            cancellation), 36 terms summed by Horner's rule;
-# beyond:    erf = 1 - erfc, erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))) (Laplace's
-#            continued fraction), 30 levels evaluated from the bottom.
-_ERF_SERIES = tuple(np.cumprod([1.0] + [1 / (2 * n + 1) for n in range(1, 36)]))    # 1 / (1*3*...*(2n+1))
-_ERFC_LEVELS = 30
-_SQRT_PI = np.sqrt(np.pi)
+# erf in f64 for Gelu, within 2 ulps of the C library's, in a fixed number of passes over each element: the
+# Taylor expansion around the nearest multiple c of 1/8 in [0, 6] (|a - c| <= 1/16), 13 terms,
+#   erf(c + d) = erf(c) + sum_{n>=1} erf^(n)(c) d^n / n!,  erf^(n)(c) = 2/sqrt(pi) (-1)^(n-1) H_{n-1}(c) exp(-c^2)
+# (H the physicists' Hermite polynomials; the remainder is below 1e-19), from c = 1 on of erfc = 1 - erf (the
+# same terms negated), so that 1 - erfc rounds as erf does near 1. Beyond 6, erf rounds to 1 in f64
+# (erfc(6) = 2.2e-17). The table is built once, from math.erf/erfc and the Hermite recurrence.
+_ERF_STEP, _ERF_TERMS, _ERF_CENTRES, _ERFC_FROM = 0.125, 13, 49, 8     # centres 0, 1/8, ..., 6; erfc from 1
 
 
-def _erf_series(a):
-    s = 2 * a * a
-    p = np.full_like(a, _ERF_SERIES[-1])
-    for c in reversed(_ERF_SERIES[:-1]):
-        p *= s
-        p += c
-    p *= a
-    p *= np.exp(-(a * a))
-    p *= 2 / _SQRT_PI
-    return p
+def _erf_taylor_table() -> np.ndarray:
+    """[term, centre]: erf^(n)(c) / n! (erfc's from centre _ERFC_FROM on)."""
+    columns = []
+    for k in range(_ERF_CENTRES):
+        c = k * _ERF_STEP
+        h = [1.0, 2 * c]                                     # H_0, H_1; H_{j+1} = 2c H_j - 2j H_{j-1}
+        for j in range(1, _ERF_TERMS):
+            h.append(2 * c * h[j] - 2 * j * h[j - 1])
+        g = 2 / math.sqrt(math.pi) * math.exp(-c * c)
+        terms = [g * (-1) ** (n - 1) * h[n - 1] / math.factorial(n) for n in range(1, _ERF_TERMS)]
+        columns.append([math.erf(c)] + terms if k < _ERFC_FROM else [math.erfc(c)] + [-t for t in terms])
+    return np.array(columns).T.copy()
 
 
-def _erfc_fraction(a):
-    t = np.zeros_like(a)
-    for n in range(_ERFC_LEVELS, 0, -1):
-        t += a
-        np.divide(n / 2, t, out=t)
-    t += a
-    e = np.exp(-(a * a))
-    e /= t
-    e /= _SQRT_PI
-    return e
+_ERF_TAYLOR = _erf_taylor_table()
 
 
 def _erf(z):
     """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
     a = np.abs(z)
-    near = a < 2.5                          # NaN: not near, and NaN through the fraction
-    if near.all():
-        y = _erf_series(a)
-    else:
-        y = np.empty_like(a)
-        y[near] = _erf_series(a[near])
-        far = ~near
-        y[far] = 1 - _erfc_fraction(a[far])
+    k = np.rint(np.fmin(a * (1 / _ERF_STEP), _ERF_CENTRES - 1)).astype(np.intp)   # NaN -> the last centre
+    coefficients = np.take(_ERF_TAYLOR, k, axis=1)
+    d = a - k * _ERF_STEP                                    # NaN stays NaN through the sum
+    y = coefficients[-1].copy()
+    for c in coefficients[-2::-1]:                           # Horner's rule
+        y *= d
+        y += c
+    np.subtract(1.0, y, out=y, where=k >= _ERFC_FROM)        # erf = 1 - erfc there
+    y[a >= 6] = 1.0
     return np.copysign(y, z, out=y)
 
 
-_ERF_BLOCK = 1 << 14      # elements per block: the ~70 passes over a block stay in the L2 cache
+_ERF_BLOCK = 1 << 13      # elements per block: the block and its [13, block] coefficients stay in the L2 cache
 
 
 def _gelu(x, approximation_mode="erf"):
@@ -202,10 +197,11 @@ def prelu(data, slope):
 
 def _gelu_workspace(ins, outs, kw):
     """Bytes of Gelu's temporaries beyond its output: x in its compute type (narrow floats widened), and with erf
-    about eight f64 arrays of one block (x, x / sqrt(2), |x|, the series' terms, masks)."""
+    f64 arrays of one block: x, x / sqrt(2), |x|, the centre indices, the 13 gathered Taylor coefficients, the
+    offsets, the sum and a mask (about 160 bytes an element)."""
     n, dtype = ins[0].size, ins[0].dtype
     wide = n * np.dtype(accumulator_dtype(dtype)).itemsize if accumulator_dtype(dtype) != dtype else 0
-    return wide + (0 if kw.get("approximation_mode", "erf") == "tanh" else 64 * min(n, _ERF_BLOCK))
+    return wide + (0 if kw.get("approximation_mode", "erf") == "tanh" else 160 * min(n, _ERF_BLOCK))
 
 
 WORKSPACE = {"Gelu-2": _gelu_workspace, "Gelu-7": _gelu_workspace}

@@ -20,9 +20,10 @@ def _dims(shape):
 
 
 def reshape(data, target_shape, *, special_zero):
-    pattern = _ints(target_shape)
-    copied = {i for i, v in enumerate(pattern) if v == 0} if special_zero else set()
-    pattern = [data.shape[i] if i in copied else v for i, v in enumerate(pattern)]
+    pattern = np.asarray(target_shape).reshape(-1).tolist()          # Python ints (one call, not one per value)
+    copied = {i for i, v in enumerate(pattern) if v == 0} if special_zero and 0 in pattern else ()
+    if copied:
+        pattern = [data.shape[i] if i in copied else v for i, v in enumerate(pattern)]
     if -1 in pattern:
         # dims copied by a 0 cancel; when the other dims multiply to 0, -1 is 1 (the shape rule's reading)
         k = pattern.index(-1)
@@ -34,7 +35,7 @@ def reshape(data, target_shape, *, special_zero):
         # [0, 2, 3] gives [3, 2, 3]); no tensor of that shape holds the data's elements
         raise InputError(f"Reshape-1: cannot reshape data {list(data.shape)} ({data.size} elements) to {pattern} "
                          f"({math.prod(pattern)} elements)")
-    if math.prod(d for d in pattern if d) * data.itemsize > np.iinfo(np.intp).max:
+    if not data.size and math.prod(d for d in pattern if d) * data.itemsize > np.iinfo(np.intp).max:   # (else: data.size)
         raise InputError(f"Reshape-1: the output shape {pattern} holds no element, but its other dims multiply "
                          f"past the largest array size (NumPy cannot hold it)")
     return data.reshape(pattern)
