@@ -1,13 +1,13 @@
 """NumPy reference kernels, one module per category (same names as opref.opset's)."""
 from . import (activation, infrastructure, arithmetic, attention, bitwise, comparison, condition, conversion, convolution, convolution_backprop, convolution_deformable, convolution_binary, generation,
-               image, logical, matrix, movement, normalization, pooling, quantization, reduction, sequence, shape, sort,
+               image, logical, matrix, movement, normalization, pooling, pooling_workspace, quantization, reduction, sequence, shape, sort,
                signal, signal_stft, embedding, detection, state)
 
 _MODULES = (infrastructure, movement, convolution, convolution_backprop, convolution_deformable, convolution_binary, shape, arithmetic, activation, conversion, comparison, logical, bitwise, condition,
-            reduction, generation, pooling, normalization, image, matrix, attention, quantization, sort, sequence,
+            reduction, generation, pooling, pooling_workspace, normalization, image, matrix, attention, quantization, sort, sequence,
             signal, signal_stft, embedding, detection, state)
 
-KERNELS = {name: fn for m in _MODULES for name, fn in m.KERNELS.items()}
+KERNELS = {name: fn for m in _MODULES for name, fn in getattr(m, "KERNELS", {}).items()}
 
 # Temporaries estimates (runtime/limits.py's max_kernel_bytes): for the kernels whose work arrays are larger
 # than their inputs and outputs, fn(inputs, output shapes (None: dynamic), keyword attributes) -> bytes

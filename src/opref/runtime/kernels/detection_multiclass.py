@@ -48,8 +48,10 @@ def _tables(boxes, scores, roisnum):
         table = np.broadcast_to(boxes[:, None], (n_b, n_c, n, 4))
         index = np.broadcast_to((np.arange(n_b)[:, None] * n + np.arange(n))[:, None], (n_b, n_c, n))
         return table, scores, np.ones(scores.shape, bool), index
-    counts = np.maximum(np.asarray(roisnum).astype(np.int64).reshape(-1), 0)
     n_c, m = scores.shape
+    # (rows past the m boxes are never present: counts beyond m change no batch's rows, and their sums
+    # could overflow int64)
+    counts = np.clip(np.asarray(roisnum).astype(np.int64).reshape(-1), 0, m)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     n = int(counts.max(initial=0))
     pos = starts[:, None] + np.arange(n)                                      # [B, N] rows of boxes
@@ -201,3 +203,31 @@ KERNELS = {
     "MulticlassNms-8": multiclass_nms_8,
     "MulticlassNms-9": multiclass_nms_9,
 }
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _sizes(ins, kw):
+    """(B, C, N, K) of a call: batches, classes, boxes per pair and candidates per pair (nms_top_k)."""
+    boxes, scores = ins[0], ins[1]
+    roisnum = ins[2] if len(ins) > 2 else None
+    if roisnum is None:
+        b, n, c = boxes.shape[0], boxes.shape[1], scores.shape[1]
+    else:                                        # every batch's rows in one [C, M] table: N its most rows
+        c, m = scores.shape
+        b = roisnum.size
+        n = min(max(int(np.asarray(roisnum).astype(np.int64).max(initial=0)), 0), m)
+    k = n if kw["nms_top_k"] < 0 else min(kw["nms_top_k"], n)
+    return b, c, n, k
+
+
+def _workspace(pair_bytes):
+    """Bytes of the per-pair tables (boxes, scores, order: about 50 bytes per box of each (batch, class)
+    pair), the [B, C, K, K] IoU and its intermediates (`pair_bytes` per candidate pair) and the selections
+    (the dynamic outputs: at most K per pair)."""
+    def estimate(ins, outs, kw) -> int:
+        b, c, n, k = _sizes(ins, kw)
+        return b * c * (50 * n + pair_bytes * k * k + 64 * k)
+    return estimate
+
+
+WORKSPACE = {"MulticlassNms-8": _workspace(40), "MulticlassNms-9": _workspace(40), "MatrixNms-8": _workspace(70)}

@@ -68,10 +68,9 @@ def _pool_samples(data, wy, my, wx, mx, mode):
 
 
 # --- ROIAlign ------------------------------------------------------------------------------------------
-def _roi_align(op, data, rois, batch_indices, pooled_h, pooled_w, sampling_ratio, spatial_scale, mode,
-               aligned_mode="asymmetric"):
-    n, _, h, w = data.shape
-    b = _check_batch(op, batch_indices, n)
+def _roi_boxes(rois, pooled_h, pooled_w, sampling_ratio, spatial_scale, aligned_mode):
+    """Per box: the top-left corner (y1, x1), the bin sizes (bin_h, bin_w) and the samples per bin
+    along each axis (ry, rx) [R]."""
     r = rois.astype(np.float64)
     src, dst = {"asymmetric": (0.0, 0.0), "half_pixel_for_nn": (0.0, -0.5), "half_pixel": (0.5, -0.5)}[aligned_mode]
     x1, y1, x2, y2 = ((r[:, i] + src) * spatial_scale + dst for i in range(4))
@@ -83,6 +82,14 @@ def _roi_align(op, data, rois, batch_indices, pooled_h, pooled_w, sampling_ratio
         ry = rx = np.full(len(r), sampling_ratio, np.int64)
     else:                                     # adaptive: ceil(bin size) samples per axis (none when <= 0)
         ry, rx = (np.maximum(np.ceil(v), 0).astype(np.int64) for v in (bin_h, bin_w))
+    return y1, x1, bin_h, bin_w, ry, rx
+
+
+def _roi_align(op, data, rois, batch_indices, pooled_h, pooled_w, sampling_ratio, spatial_scale, mode,
+               aligned_mode="asymmetric"):
+    n, _, h, w = data.shape
+    b = _check_batch(op, batch_indices, n)
+    y1, x1, bin_h, bin_w, ry, rx = _roi_boxes(rois, pooled_h, pooled_w, sampling_ratio, spatial_scale, aligned_mode)
     py, my = _grid(y1, bin_h, pooled_h, ry)
     px, mx = _grid(x1, bin_w, pooled_w, rx)
     wy, wx = _axis_weights(py, my, h), _axis_weights(px, mx, w)
@@ -179,6 +186,8 @@ def _sizes(op, output_size, image_size):
             raise InputError(f"{op}: input {name!r} must hold two values [height, width], got {v}")
         pairs.append(v)
     (h, w), (ih, iw) = pairs
+    if h * w == 0:       # no grid cell: no row or column positions either (the other dim may be huge)
+        h = w = 0
     return h, w, ih, iw
 
 
@@ -444,6 +453,31 @@ def psroi_pooling(data, rois, *, output_dim, group_size, spatial_scale, mode, sp
     return (total / (sx * sy)).astype(data.dtype)
 
 
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _roi_align_workspace(ins, outs, kw) -> int:
+    """Bytes of ROIAlign's f64 work arrays, with S x T the most samples per bin of any box (sampling_ratio,
+    or ceil(bin size) read from the boxes): the axis weights [R, PH, S, H] and [R, PW, T, W], each box's
+    image [R, C, H, W] (gathered, in f64, and the einsum's copy), and the pooling: avg sums the weights
+    first ([R, C, PH, W] partial products), max keeps every sample [R, C, PH, S, PW, T] (twice: the
+    samples, the masked ones)."""
+    data, rois = ins[0], ins[1]
+    _, c, h, w = data.shape
+    ph, pw = kw["pooled_h"], kw["pooled_w"]
+    *_, ry, rx = _roi_boxes(rois, ph, pw, kw["sampling_ratio"], kw["spatial_scale"],
+                            kw.get("aligned_mode", "asymmetric"))
+    r = len(rois)
+    s, t = max(int(ry.max(initial=0)), 1), max(int(rx.max(initial=0)), 1)
+    weights = 8 * r * (ph * s * (h + 4) + pw * t * (w + 4))
+    images = r * c * h * w * (data.itemsize + 16)       # gathered, in f64, and einsum's operand copy
+    if kw["mode"] == "avg":
+        pooling = 8 * r * (ph * h + pw * w) + 8 * r * c * max(ph * w, h * pw)
+    else:
+        pooling = 8 * r * c * ph * s * (2 * pw * t + w) + r * ph * s * pw * t
+    return weights + images + pooling + 4 * 8 * r * c * ph * pw
+
+
 KERNELS = {"PSROIPooling-1": psroi_pooling, "ROIPooling-1": roi_pooling, "ROIAlign-3": roi_align_3, "ROIAlign-9": roi_align_9, "ReorgYolo-1": reorg_yolo,
            "RegionYolo-1": region_yolo, "PriorBox-1": prior_box_1, "PriorBox-8": prior_box_8,
            "PriorBoxClustered-1": prior_box_clustered}
+
+WORKSPACE = {"ROIAlign-3": _roi_align_workspace, "ROIAlign-9": _roi_align_workspace}

@@ -19,23 +19,29 @@ _BLOCK = 1 << 22          # gathered values per block of boxes (bounds the memor
 
 
 # --- ROIAlignRotated -----------------------------------------------------------------------------------
+def _sample_counts(rois, bin_w, bin_h, sampling_ratio):
+    """Samples per bin along x and y of every box [R]: sampling_ratio, or (0) ceil of the bin's size."""
+    if sampling_ratio > 0:
+        nx = ny = np.full(len(rois), sampling_ratio, np.int64)
+        return nx, ny
+    nx, ny = np.ceil(bin_w).astype(np.int64), np.ceil(bin_h).astype(np.int64)       # adaptive
+    if (nx < 0).any() or (ny < 0).any():
+        raise InputError(f"ROIAlignRotated-15: with sampling_ratio 0 every box needs a width and height >= 0 (its "
+                         f"samples per bin are ceil(size / pooled size)), got "
+                         f"{rois[(nx < 0) | (ny < 0), 2:4].tolist()}")
+    return nx, ny
+
+
 def _rotated_samples(rois, pooled_h, pooled_w, sampling_ratio, spatial_scale, clockwise_mode):
     """Sample positions (x, y) [R, PH, PW, SY, SX] in feature-map pixels, which of the SY x SX slots a
     box uses, and the number of samples per bin [R]."""
-    op = "ROIAlignRotated-15"
     r, s, half = rois.astype(F32), F32(spatial_scale), F32(0.5)
     cx, cy = r[:, 0] * s - half, r[:, 1] * s - half
     width, height = r[:, 2] * s, r[:, 3] * s
     angle = -r[:, 4] if clockwise_mode else r[:, 4]
     cos, sin = np.cos(angle), np.sin(angle)
     bin_w, bin_h = width / F32(pooled_w), height / F32(pooled_h)
-    if sampling_ratio > 0:
-        nx = ny = np.full(len(r), sampling_ratio, np.int64)
-    else:                                   # adaptive: ceil(bin size) samples per axis
-        nx, ny = np.ceil(bin_w).astype(np.int64), np.ceil(bin_h).astype(np.int64)
-        if (nx < 0).any() or (ny < 0).any():
-            raise InputError(f"{op}: with sampling_ratio 0 every box needs a width and height >= 0 (its samples "
-                             f"per bin are ceil(size / pooled size)), got {r[(nx < 0) | (ny < 0), 2:4].tolist()}")
+    nx, ny = _sample_counts(r, bin_w, bin_h, sampling_ratio)
     sx, sy = max(int(nx.max(initial=0)), 1), max(int(ny.max(initial=0)), 1)
 
     def axis(start, bin_size, bins, count, slots):
@@ -54,9 +60,9 @@ def _rotated_samples(rois, pooled_h, pooled_w, sampling_ratio, spatial_scale, cl
 
 def _corners(x, y, h, w):
     """The four pixels (flat indices [..., 4]) and bilinear weights of each sample: a sample outside
-    [-1, size] reads pixel 0 with weight 0; others are clamped to the map (at the last row or column
-    both neighbours are that pixel)."""
-    outside = (x < -1) | (x > w) | (y < -1) | (y > h)
+    [-1, size] (or NaN) reads pixel 0 with weight 0; others are clamped to the map (at the last row or
+    column both neighbours are that pixel)."""
+    outside = ~((x >= -1) & (x <= w) & (y >= -1) & (y <= h))       # (NaN, from an angle or size of inf, too)
     x, y = np.maximum(x, 0).astype(np.float64), np.maximum(y, 0).astype(np.float64)
     xl, yl = np.floor(x).astype(np.int64), np.floor(y).astype(np.int64)
     x_edge, y_edge = xl >= w - 1, yl >= h - 1
@@ -161,5 +167,28 @@ def deformable_psroi_pooling(data, rois, offsets=None, *, output_dim, spatial_sc
     total = value.sum(axis=(-2, -1))
     return np.where(count > 0, total / np.maximum(count, 1), 0.0).astype(data.dtype)
 
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+ROTATED_SAMPLE_BYTES = 400     # per sample slot [R, PH, PW, SY, SX]: its f32 position, the f64 corner indices
+                               # and weights [.., 4] with their masked copies and intermediates
+
+
+def _rotated_workspace(ins, outs, kw) -> int:
+    """Bytes of ROIAlignRotated's work arrays: every sample slot of every box (SY x SX the most samples per
+    bin of any box: sampling_ratio, or ceil(bin size) read from the boxes), a block of gathered values
+    (at most _BLOCK, or one box's C x slots x 4 when that is more; three f64 arrays of it) and the f64 sums."""
+    data, rois = ins[0], ins[1]
+    c = data.shape[1]
+    ph, pw, scale = kw["pooled_h"], kw["pooled_w"], F32(kw["spatial_scale"])
+    r = rois.astype(F32)
+    with np.errstate(all="ignore"):
+        nx, ny = _sample_counts(r, r[:, 2] * scale / F32(pw), r[:, 3] * scale / F32(ph), kw["sampling_ratio"])
+    slots = len(rois) * ph * pw * max(int(ny.max(initial=0)), 1) * max(int(nx.max(initial=0)), 1)
+    gathered = c * slots * 4
+    block = max(min(_BLOCK, gathered), gathered // max(len(rois), 1))
+    return ROTATED_SAMPLE_BYTES * slots + 3 * 8 * block + 2 * 8 * len(rois) * c * ph * pw
+
+
+WORKSPACE = {"ROIAlignRotated-15": _rotated_workspace}
 
 KERNELS = {"ROIAlignRotated-15": roi_align_rotated, "DeformablePSROIPooling-1": deformable_psroi_pooling}

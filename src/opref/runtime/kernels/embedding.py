@@ -112,6 +112,17 @@ def sparse_fill_empty_rows_16(values, dense_shape, indices, default_value):
     return all_idx[order], all_values[order], empty
 
 
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _fill_workspace(ins, outs, kw) -> int:
+    """SparseFillEmptyRows: the row counts (i64, one per row of dense_shape), the empty rows' new indices and
+    values, the concatenated indices and values, and the sort's keys and order (per entry, given or new)."""
+    values, rows = ins[0], max(int(np.asarray(ins[1]).reshape(-1)[0]), 0)
+    entries = values.size + rows
+    return 9 * rows + entries * (64 + 2 * values.itemsize)
+
+
+WORKSPACE = {"SparseFillEmptyRows-16": _fill_workspace}
+
 KERNELS = {"SparseFillEmptyRows-16": sparse_fill_empty_rows_16, "EmbeddingBagOffsetsSum-3": embedding_bag_offsets_sum_3, "EmbeddingBagOffsets-15": embedding_bag_offsets_15,
            "EmbeddingBagPackedSum-3": embedding_bag_packed_sum_3, "EmbeddingBagPacked-15": embedding_bag_packed_15,
            "EmbeddingSegmentsSum-3": embedding_segments_sum_3}

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ...errors import InputError
 from ...opset.generation import range_count
 from .random import mt19937_seed_seq, philox, pytorch_unit, tensorflow_unit
 from ...types import element_type, element_type_of
@@ -50,29 +51,40 @@ def eye_9(num_rows, num_columns, diagonal_index, batch_shape=None, *, output_typ
     rows, cols, k = _first(num_rows), _first(num_columns), _first(diagonal_index)
     dtype = element_type(output_type).dtype
     batch = () if batch_shape is None else tuple(int(b) for b in np.asarray(batch_shape).reshape(-1))
-    if 0 in batch:          # an empty output: no matrix (its size is only checked as part of the output's)
-        return np.zeros(batch + (rows, cols), dtype)
+    shape = batch + (rows, cols)
+    if 0 in shape:          # an empty output: no matrix (its size is only checked as part of the output's)
+        if math.prod(d for d in shape if d) * dtype.itemsize > np.iinfo(np.intp).max:
+            raise InputError(f"Eye-9: the output shape {list(shape)} holds no element, but its other dims multiply "
+                             f"past the largest array size (NumPy cannot hold it)")
+        return np.zeros(shape, dtype)
     matrix = np.eye(rows, cols, k, dtype=dtype)   # zeros where |k| is past the edge
     return np.broadcast_to(matrix, batch + matrix.shape).copy()
 
 
-def _one_hot(indices, depth, on_value, off_value, axis, normalize=False):
+def _one_hot(op, indices, depth, on_value, off_value, axis, normalize=False):
     n = _first(depth)
     idx = np.asarray(indices).astype(np.int64)
     if normalize:
         idx = np.where(idx < 0, idx + n, idx)
     a = axis % (idx.ndim + 1)
+    if idx.size == 0:            # an empty output (its depth may be huge: no positions to compare with)
+        dtype = np.result_type(np.asarray(on_value), np.asarray(off_value))
+        shape = idx.shape[:a] + (n,) + idx.shape[a:]
+        if math.prod(d for d in shape if d) * dtype.itemsize > np.iinfo(np.intp).max:
+            raise InputError(f"{op}: the output shape {list(shape)} holds no element, but its other dims multiply "
+                             f"past the largest array size (NumPy cannot hold it)")
+        return np.empty(shape, dtype)
     positions = np.arange(n).reshape((n,) + (1,) * (idx.ndim - a))
     hit = np.expand_dims(idx, a) == positions          # out-of-range indices hit nothing: off_value
     return np.where(hit, np.asarray(on_value), np.asarray(off_value))
 
 
 def one_hot_1(indices, depth, on_value, off_value, *, axis):
-    return _one_hot(indices, depth, on_value, off_value, axis)
+    return _one_hot("OneHot-1", indices, depth, on_value, off_value, axis)
 
 
 def one_hot_16(indices, depth, on_value, off_value, *, axis, negative_indices_mode):
-    return _one_hot(indices, depth, on_value, off_value, axis, negative_indices_mode == "normalize")
+    return _one_hot("OneHot-16", indices, depth, on_value, off_value, axis, negative_indices_mode == "normalize")
 
 
 def _seeds(global_seed, op_seed):
@@ -84,8 +96,11 @@ def _seeds(global_seed, op_seed):
 
 def random_uniform_8(shape, minval, maxval, *, alignment, global_seed, op_seed, output_type):
     dims = tuple(int(d) for d in np.asarray(shape).reshape(-1))
-    count = int(np.prod(dims, dtype=np.int64))
+    count = math.prod(dims)
     t = element_type(output_type)
+    if count == 0 and math.prod(d for d in dims if d) * t.dtype.itemsize > np.iinfo(np.intp).max:
+        raise InputError(f"RandomUniform-8: the output shape {list(dims)} holds no element, but its other dims "
+                         f"multiply past the largest array size (NumPy cannot hold it)")
     lo, hi = (np.asarray(v).reshape(-1)[0] for v in (minval, maxval))
     global_seed, op_seed = _seeds(global_seed, op_seed)
     if alignment == "tensorflow":
@@ -156,3 +171,43 @@ def multinomial_13(probs, num_samples, *, convert_type, with_replacement, log_pr
 
 KERNELS = {"Range-1": range_1, "Range-4": range_4, "Eye-9": eye_9, "OneHot-1": one_hot_1, "OneHot-16": one_hot_16,
            "RandomUniform-8": random_uniform_8, "Multinomial-13": multinomial_13}
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _one_hot_workspace(ins, outs, kw) -> int:
+    """OneHot: the indices in i64 (and normalised), the positions 0..depth-1 and the [.., depth, ..]
+    comparison (a byte per output element); nothing for no index (whatever the depth)."""
+    indices = ins[0]
+    if indices.size == 0:
+        return 0
+    n = max(_first(ins[1]), 0)
+    return indices.size * (n + 16) + 8 * n
+
+
+# RandomUniform: bytes per output element of the generator's words, its rounds' temporaries (Philox: u64
+# products of a block of four words; MT19937: the twisted states and the tempering) and the conversion
+_UNIFORM_BYTES = {"f64": 48, "i64": 32, "i32": 20}
+
+
+def _uniform_workspace(ins, outs, kw) -> int:
+    shape = outs[0] if outs[0] is not None else [max(int(d), 0) for d in np.asarray(ins[0]).reshape(-1)]
+    per = _UNIFORM_BYTES.get(kw["output_type"], 20 if kw["alignment"] == "tensorflow" else 14)
+    return math.prod(shape) * per
+
+
+def _multinomial_workspace(ins, outs, kw) -> int:
+    """Multinomial: the CDF and its intermediates (exp, cumsum, normalised, each draw's update; per class
+    of each row) and the draws (words, their f32 values, the classes found; per output element), with
+    one block of comparisons (with replacement: _BLOCK bytes at most, or one set of rows' classes; without
+    it, one draw of every row at a time)."""
+    probs, n = ins[0], max(_first(ins[1]), 0)
+    batch, classes = probs.shape
+    if batch * n == 0:
+        return 0
+    ct = 8 if probs.dtype == np.float64 else 4
+    block = 5 * min(_BLOCK, batch * n * classes) // 4 if kw["with_replacement"] else batch * classes
+    return batch * classes * (6 * ct + 8) + batch * n * (28 + 3 * ct) + block
+
+
+WORKSPACE = {"OneHot-1": _one_hot_workspace, "OneHot-16": _one_hot_workspace, "RandomUniform-8": _uniform_workspace,
+             "Multinomial-13": _multinomial_workspace}

@@ -8,6 +8,7 @@ accumulated in float32, as OpenVINO's reference computes them; integral outputs 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -388,35 +389,49 @@ KERNELS = {"Interpolate-1": interpolate_1, "Interpolate-4": interpolate_4, "Inte
 
 
 # --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
-def _interpolate_workspace(ins, outs, kw) -> int:
+def _interpolate_workspace(axes_port):
     """Bytes of Interpolate's work arrays (f32): the padded image and its f32 copy, each tap's gather
-    (resized one axis at a time: as large as the image with the first axes resized, at most), about
-    five output-sized sums and weights, and the per-axis tables [out_len, K] of indices and weights,
-    K growing as 2 / scale when antialiasing shrinks an axis."""
-    image, out = ins[0], outs[0]
-    if out is None:
-        return 0
-    pb, pe = _pads(kw["pads_begin"], image.ndim), _pads(kw["pads_end"], image.ndim)
-    padded = [int(s) + b + e for s, b, e in zip(image.shape, pb, pe)]
-    mode = kw["mode"]
-    tables, shape, gathered = 0, list(padded), 0
-    for axis, (size, o) in enumerate(zip(padded, out)):
-        if size == o:
-            continue
-        shape[axis] = o
-        gathered = max(gathered, int(np.prod(shape)))
-        if mode == "nearest":
-            k = 1
-        elif mode == "linear_onnx":
-            k = 2
-        elif mode == "cubic":
-            k = 4
-        elif kw.get("antialias") and o < size:
-            k = 2 * int(np.ceil(2 * size / max(o, 1))) + 1
+    (resized one axis at a time, in the order of the axes: as large as the image with the axes before
+    resized, at most), about five output-sized sums and weights, and the per-axis tables [out_len, K]
+    of indices and weights, K growing as 2 / scale when antialiasing shrinks an axis. `axes_port`: the
+    input holding the axes (None: v1's `axes` attribute, sorted)."""
+    def estimate(ins, outs, kw) -> int:
+        image, out = ins[0], outs[0]
+        if out is None:
+            return 0
+        rank = image.ndim
+        if axes_port is None:
+            axes = sorted(set(int(a) % rank for a in kw["axes"])) if rank else []
+            pb, pe = ([p if i in axes else 0 for i, p in enumerate(_pads(pads, rank))]
+                      for pads in (kw["pads_begin"], kw["pads_end"]))
         else:
-            k = 5
-        tables += o * k * 24                 # i64 indices, f32 weights and their temporaries
-    return 4 * (2 * int(np.prod(padded)) + 2 * gathered + 5 * int(np.prod(out))) + tables
+            given = ins[axes_port] if len(ins) > axes_port else None
+            axes = list(range(rank)) if given is None else [int(a) % rank for a in np.asarray(given).reshape(-1)]
+            pb, pe = _pads(kw["pads_begin"], rank), _pads(kw["pads_end"], rank)
+        padded = [int(s) + b + e for s, b, e in zip(image.shape, pb, pe)]
+        mode = kw["mode"]
+        tables, shape, gathered, before_last = 0, list(padded), 0, 0
+        for axis in axes:
+            size, o = padded[axis], int(out[axis])
+            before_last = gathered
+            shape[axis] = o
+            gathered = max(gathered, math.prod(shape))
+            if mode == "nearest":
+                k = 1
+            elif mode == "linear_onnx":
+                k = 2
+            elif mode == "cubic":
+                k = 4
+            elif kw.get("antialias") and o < size:
+                k = 2 * int(np.ceil(2 * size / max(o, 1))) + 1
+            else:
+                k = 5
+            tables += o * k * 24                 # i64 indices, f32 weights and their temporaries
+        if mode == "nearest":        # one gather per axis in the image's type, no sums; the last is the output
+            return image.itemsize * ((padded != list(image.shape)) * math.prod(padded) + before_last) + tables
+        return (image.itemsize + 4) * math.prod(padded) + 4 * (2 * gathered + 5 * math.prod(out)) + tables
+    return estimate
 
 
-WORKSPACE = {name: _interpolate_workspace for name in ("Interpolate-1", "Interpolate-4", "Interpolate-11")}
+WORKSPACE = {"Interpolate-1": _interpolate_workspace(None), "Interpolate-4": _interpolate_workspace(3),
+             "Interpolate-11": _interpolate_workspace(2)}

@@ -2,6 +2,8 @@
 them, so every element type (strings, sub-byte types held unpacked) goes through unchanged."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...errors import InputError
@@ -45,7 +47,13 @@ def space_to_batch(data, block_shape, pads_begin, pads_end):
     blocks, pb, pe = _ints(block_shape)[1:], _ints(pads_begin)[1:], _ints(pads_end)[1:]
     batch, sizes = data.shape[0], data.shape[1:]
     grid = [(d + b + e) // k for d, b, e, k in zip(sizes, pb, pe, blocks)]
-    out = _new([batch * int(np.prod(blocks))] + grid, data.dtype, any(pb + pe))
+    shape = [batch * math.prod(blocks)] + grid
+    if 0 in shape:          # no element: no block offset to move (there may be very many)
+        if math.prod(d for d in shape if d) * data.itemsize > np.iinfo(np.intp).max:
+            raise InputError(f"SpaceToBatch-2: the output shape {shape} holds no element, but its other dims "
+                             f"multiply past the largest array size (NumPy cannot hold it)")
+        return np.empty(shape, data.dtype)
+    out = _new(shape, data.dtype, any(pb + pe))
     # output[(r, b), q] = padded data[b, q * block + r]; the data itself starts at pads_begin
     per_offset = out.reshape(blocks + [batch] + grid)
     for r in np.ndindex(*blocks):
@@ -179,13 +187,16 @@ def tile(data, repeats):
     return np.tile(data, _ints(repeats)) if data.ndim or len(_ints(repeats)) else data.copy()
 
 
-def _pad(data, pads_begin, pads_end, pad_value, pad_mode):
+def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode):
     """Each output coordinate o reads input coordinate o - pads_begin, mapped back into range by the
     mode (negative pads simply start or stop inside the data: cropping)."""
     pb, pe = _ints(pads_begin), _ints(pads_end)
     out_shape = [max(b + n + e, 0) for b, n, e in zip(pb, data.shape, pe)]
     value = _zero(data.dtype) if pad_value is None or pad_mode != "constant" else np.asarray(pad_value)[()]
     if data.size == 0 or 0 in out_shape:
+        if 0 in out_shape and math.prod(d for d in out_shape if d) * data.itemsize > np.iinfo(np.intp).max:
+            raise InputError(f"{op}: the output shape {out_shape} holds no element, but its other dims multiply "
+                             f"past the largest array size (NumPy cannot hold it)")
         return np.full(out_shape, value, data.dtype)
     index, outside = [], np.zeros(out_shape, bool)
     for axis, (b, n, size) in enumerate(zip(pb, data.shape, out_shape)):
@@ -210,15 +221,23 @@ def _pad(data, pads_begin, pads_end, pad_value, pad_mode):
     return out
 
 
-def pad(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
-    return _pad(data, pads_begin, pads_end, pad_value, pad_mode)
+def pad_1(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    return _pad("Pad-1", data, pads_begin, pads_end, pad_value, pad_mode)
 
 
-def broadcast(data, target_shape, axes_mapping=None, *, mode):
+def pad_12(data, pads_begin, pads_end, pad_value=None, *, pad_mode):
+    return _pad("Pad-12", data, pads_begin, pads_end, pad_value, pad_mode)
+
+
+def _broadcast(op, data, target_shape, axes_mapping, mode):
     target = _ints(target_shape)
     if mode in ("explicit", "none"):
         grid = [1] * len(target)
-        for i, t in enumerate(_ints(axes_mapping)[:data.ndim]):
+        axes = _ints(axes_mapping)[:data.ndim]
+        if len(set(axes)) < len(axes):      # two data axes cannot lie on one target axis
+            raise InputError(f"{op}: input 'axes_mapping' {axes} names a target axis twice (each data axis needs "
+                             f"its own)")
+        for i, t in enumerate(axes):
             grid[t] = data.shape[i]
         return np.array(np.broadcast_to(data.reshape(grid), target))
     if mode == "bidirectional":
@@ -226,6 +245,14 @@ def broadcast(data, target_shape, axes_mapping=None, *, mode):
     elif mode == "pdpd":
         target = [d if t == 1 else t for d, t in zip(data.shape, target)]
     return np.array(np.broadcast_to(data, target))
+
+
+def broadcast_1(data, target_shape, axes_mapping=None, *, mode):
+    return _broadcast("Broadcast-1", data, target_shape, axes_mapping, mode)
+
+
+def broadcast_3(data, target_shape, axes_mapping=None, *, mode):
+    return _broadcast("Broadcast-3", data, target_shape, axes_mapping, mode)
 
 
 def strided_slice(data, begin, end, stride=None, *, begin_mask, end_mask, new_axis_mask, shrink_axis_mask,
@@ -295,6 +322,9 @@ _REDUCE_BOOL = {"sum": np.logical_or, "sub": np.logical_xor, "prod": np.logical_
 
 def _scatter_nd(data, indices, updates, reduction, op):
     k = indices.shape[-1]
+    if k == 0:     # each index tuple is empty and addresses the whole data: a depth-1 scatter into [1, ...]
+        at = np.zeros(indices.shape[:-1] + (1,), np.int64)
+        return _scatter_nd(data[None], at, updates, reduction, op)[0]
     idx = indices.astype(np.int64).reshape(-1, k)
     _check_range(op, "indices", idx, data.shape[:k])
     idx = tuple(np.where(idx < 0, idx + np.array(data.shape[:k], np.int64), idx).T)
@@ -338,6 +368,10 @@ def _scatter_elements(data, indices, updates, axis, reduction, use_init_val, op)
     ax += data.ndim if ax < 0 else 0
     idx = indices.astype(np.int64)
     _check_range(op, "indices", idx, data.shape[ax])
+    # off the axis an index's own position is the data position it writes: within the data's dims
+    if any(i != ax and n > d for i, (n, d) in enumerate(zip(indices.shape, data.shape))):
+        raise InputError(f"{op}: input 'indices' {list(indices.shape)} is larger than data {list(data.shape)} on an "
+                         f"axis other than axis {ax} (its positions there are the data positions updated)")
     where = list(np.indices(indices.shape, sparse=True))
     where[ax] = np.where(idx < 0, idx + data.shape[ax], idx)
     where = tuple(np.broadcast_arrays(*where))
@@ -489,10 +523,10 @@ KERNELS = {
     "Gather-7": gather_7,
     "Gather-8": gather_7,          # v8 adds negative indices and zeros out of range; _gather does both
     "Tile-1": tile,
-    "Pad-1": pad,
-    "Pad-12": pad,
-    "Broadcast-1": broadcast,
-    "Broadcast-3": broadcast,
+    "Pad-1": pad_1,
+    "Pad-12": pad_12,
+    "Broadcast-1": broadcast_1,
+    "Broadcast-3": broadcast_3,
     "StridedSlice-1": strided_slice,
     "Slice-8": slice_,
     "GatherElements-6": gather_elements,
@@ -512,3 +546,16 @@ KERNELS = {
     "ExtractImagePatches-3": extract_image_patches,
     "GatherTree-1": gather_tree,
 }
+
+
+# --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
+def _pad_workspace(ins, outs, kw) -> int:
+    """Pad: the padding mask (a byte per output element), the gathered data before the pad value is put
+    in, and each axis' source indices."""
+    out = outs[0]
+    if out is None or 0 in out or ins[0].size == 0:
+        return 0
+    return math.prod(out) * (1 + ins[0].itemsize) + 24 * sum(out)
+
+
+WORKSPACE = {"Pad-1": _pad_workspace, "Pad-12": _pad_workspace}

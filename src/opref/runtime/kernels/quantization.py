@@ -9,6 +9,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from ...errors import InputError
 from ...types import accumulator_dtype
 from ._elementwise import broadcast_pair
 
@@ -17,8 +18,15 @@ from ._elementwise import broadcast_pair
 def fake_quantize(data, input_low, input_high, output_low, output_high, *, levels, auto_broadcast):
     acc = accumulator_dtype(data.dtype)
     x = data.astype(acc, copy=False)
-    il, ih, ol, oh = (broadcast_pair(data, v, auto_broadcast)[1].astype(acc, copy=False)
-                      for v in (input_low, input_high, output_low, output_high))
+    limits = {}
+    for name, v in (("input_low", input_low), ("input_high", input_high), ("output_low", output_low),
+                    ("output_high", output_high)):
+        v = broadcast_pair(data, v, auto_broadcast)[1]
+        if v.ndim > data.ndim or any(n not in (1, d) for n, d in zip(v.shape[::-1], data.shape[::-1])):
+            raise InputError(f"FakeQuantize-1: input {name!r} {list(v.shape)} does not broadcast to data "
+                             f"{list(data.shape)} (auto_broadcast={auto_broadcast}: each of its dims 1 or the data's)")
+        limits[name] = v.astype(acc, copy=False)
+    il, ih, ol, oh = limits.values()
     steps = acc.type(levels - 1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         q = np.rint((x - il) / (ih - il) * steps) / steps * (oh - ol) + ol

@@ -1,0 +1,93 @@
+"""Temporaries of the MaxPool and AvgPool kernels (runtime/limits.py's max_kernel_bytes), kept apart from
+pooling.py. What they count, as pooling.py computes (keep the two in step):
+
+- MaxPool's data in the compute type (f32 for floats narrower than f32) when that is not its own type:
+  a copy;
+- MaxPool's values: the window maximum taken one spatial axis at a time, outer axes first, each step a
+  new array with that axis at its output size (the padding never materialised);
+- MaxPool's indices (MaxPool-8/14): a copy of the data padded on every side (at the end up to the last
+  window's reach, `(o - 1) * s + (k - 1) * d + 1`), an output-sized code of the first matching tap in the
+  smallest unsigned type holding the kernel's tap count, a match mask, and the i64 flat indices;
+- AvgPool: the data padded and split along every spatial axis by its stride, one [N, C, grid...]
+  array per phase some tap reads (per axis min(k, s / gcd(d, s)) phases; grid o + (k - 1) * d // s
+  per axis: the output's windows and the positions their taps reach), the sum over that grid (the
+  output a view of it), the divisors on the grid and in i64 per window, and per axis the [o, k] tap
+  positions of the exclude-pad counts. No copy of the data in the compute type apart from the phases.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...opset.helpers import same_pads
+from ...types import element_type
+
+
+def _compute_dtype(dtype, average: bool) -> np.dtype:
+    """f32 for floats narrower than f64, f64 for f64 (and AvgPool's integers), else the data's type."""
+    t = element_type(dtype)
+    if t.is_float:
+        return np.dtype(np.float64 if t.name == "f64" else np.float32)
+    return np.dtype(np.float64) if average else np.dtype(dtype)
+
+
+def _geometry(data, kw):
+    """Per spatial axis (size, kernel, stride, dilation, pad_begin, pad_end)."""
+    sizes = [int(d) for d in data.shape[2:]]
+    n = len(sizes)
+    kernel, strides = [int(k) for k in kw["kernel"]], [int(s) for s in kw["strides"]]
+    dilations = [int(d) for d in kw.get("dilations") or ()] or [1] * n
+    auto_pad = kw["auto_pad"]
+    if auto_pad == "valid":
+        pads = [(0, 0)] * n
+    elif auto_pad in ("same_upper", "same_lower"):
+        pads = [same_pads(size, k, s, d, auto_pad == "same_upper")
+                for size, k, s, d in zip(sizes, kernel, strides, dilations)]
+    else:
+        pads = list(zip([int(p) for p in kw["pads_begin"]] or [0] * n, [int(p) for p in kw["pads_end"]] or [0] * n))
+    return [(size, k, s, d, pb, pe) for size, k, s, d, (pb, pe) in zip(sizes, kernel, strides, dilations, pads)]
+
+
+def _padded_sizes(geometry, out):
+    """The padded copy's size along each spatial axis: the data and its pads, or the last window's reach."""
+    return [max(size + pb + pe, (o - 1) * s + (k - 1) * d + 1)
+            for (size, k, s, d, pb, pe), o in zip(geometry, out)]
+
+
+def _max_pool_workspace(ins, outs, kw) -> int:
+    data, out = ins[0], outs[0]
+    if out is None or 0 in out:
+        return 0
+    geometry, spatial = _geometry(data, kw), [int(o) for o in out[2:]]
+    dtype = _compute_dtype(data.dtype, False)
+    ct, copy = dtype.itemsize, (data.size * dtype.itemsize if dtype != data.dtype else 0)
+    nc, sizes = int(data.shape[0]) * int(data.shape[1]), [g[0] for g in geometry]
+    # the maximum along axis i: output sizes on the axes before and at i, data sizes after it
+    steps = sum(nc * math.prod(spatial[:i + 1]) * math.prod(sizes[i + 1:]) * ct for i in range(len(spatial)))
+    if "index_element_type" not in kw:              # MaxPool-1: the values only
+        return copy + steps
+    padded = nc * math.prod(_padded_sizes(geometry, spatial)) * ct
+    taps = math.prod(k for _, k, *_ in geometry)
+    code = np.min_scalar_type(taps).itemsize
+    indices = nc * math.prod(spatial) * (2 * code + 2 + 8) + 8 * math.prod(spatial)
+    return copy + steps + padded + indices
+
+
+def _avg_pool_workspace(ins, outs, kw) -> int:
+    data, out = ins[0], outs[0]
+    if out is None or 0 in out:
+        return 0
+    geometry, spatial = _geometry(data, kw), [int(o) for o in out[2:]]
+    ct = _compute_dtype(data.dtype, True).itemsize
+    nc = int(data.shape[0]) * int(data.shape[1])
+    # per axis: the phases some tap reads (the residues t * d mod s of the k taps) and the grid's length
+    phases = math.prod(min(k, s // math.gcd(d, s)) for _, k, s, d, _, _ in geometry)
+    grid = math.prod(o + (k - 1) * d // s for o, (_, k, s, d, _, _) in zip(spatial, geometry))
+    outputs = math.prod(spatial)
+    counts = sum(o * k * 19 for o, (_, k, *_) in zip(spatial, geometry))
+    return (nc * phases + nc + 1) * grid * ct + 2 * 8 * outputs + counts
+
+
+WORKSPACE = {**{name: _max_pool_workspace for name in ("MaxPool-1", "MaxPool-8", "MaxPool-14")},
+             **{name: _avg_pool_workspace for name in ("AvgPool-1", "AvgPool-14", "AvgPool-16")}}
