@@ -236,33 +236,58 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     values = best.astype(data.dtype, copy=False)
     if index_element_type is None:
         return values
-    xp = _padded(x, pads, kernel, strides, dilations, out, -np.inf if ct.kind == "f" else np.iinfo(ct).min)
-    taps = list(_taps(xp, kernel, strides, dilations, out))
-    return values, _indices(data.shape, best, taps, strides, dilations, pads, out, axis, index_element_type)
+    return values, _indices(x, best, kernel, strides, dilations, pads, out, axis, index_element_type)
 
 
-def _indices(shape, best, taps, strides, dilations, pads, out, axis, index_element_type):
+def _first_taps(x, best, kernel, strides, dilations, pads, out):
+    """Per window, K - k for the first tap k (row-major) that holds its maximum `best`, 0 for none, in a
+    small integer type. Floats: over the stride-split grid (_phase_grid), where every tap of every
+    window is one contiguous slice (padding -inf, below any maximum; NaN equals nothing). Integers:
+    over the padded data's strided views, masked to data positions (the padding is the lowest value,
+    which a window of lowest values has as its maximum)."""
+    k_all = math.prod(kernel)
+    code_type = np.min_scalar_type(k_all)
+    if x.dtype.kind == "f":
+        grid, taps = _phase_grid(x, pads, kernel, strides, dilations, out, -np.inf, x.dtype)
+        target = np.full(x.shape[:2] + grid, np.nan, x.dtype)          # best on the windows, NaN elsewhere
+        target[(slice(None), slice(None)) + tuple(slice(o) for o in out)] = best
+        target = target.reshape(-1)[:len(taps[0])]
+        code, term, match = (np.zeros(len(target), code_type), np.empty(len(target), code_type),
+                             np.empty(len(target), bool))
+        for k, view in enumerate(taps):
+            np.equal(view, target, out=match)
+            _keep_first(code, term, match, k_all - k)
+        code = np.pad(code, (0, math.prod(x.shape[:2] + grid) - len(code)))
+        return code.reshape(x.shape[:2] + grid)[(slice(None), slice(None)) + tuple(slice(o) for o in out)]
+    xp = _padded(x, pads, kernel, strides, dilations, out, np.iinfo(x.dtype).min)
+    code, term, match = np.zeros(best.shape, code_type), np.empty(best.shape, code_type), np.empty(best.shape, bool)
+    for k, (tap, view) in enumerate(_taps(xp, kernel, strides, dilations, out)):
+        np.equal(view, best, out=match)
+        inside = _on_data(tap, x.shape[2:], pads, strides, dilations, out)
+        if not all(m.all() for m in inside):
+            match &= functools.reduce(np.logical_and, inside)
+        _keep_first(code, term, match, k_all - k)
+    return code
+
+
+def _keep_first(code, term, match, value):
+    """code = max(code, value where match): with values K - k falling tap by tap, the first match stays.
+    (Two whole-array passes; np.copyto(where=) is tens of times slower.)"""
+    np.multiply(match.view(np.uint8), code.dtype.type(value), out=term)
+    np.maximum(code, term, out=code)
+
+
+def _indices(x, best, kernel, strides, dilations, pads, out, axis, index_element_type):
     """Flat index into data flattened from `axis` of the first tap of every window that holds its
     maximum `best`. A data coordinate is linear in the tap, so the index is the window's origin plus
-    the first matching tap's offset; that tap is found as the largest of (K - k) over the matching
-    taps k, in a small integer type."""
-    sizes = shape[2:]
-    n, k_all = len(sizes), len(taps)
+    the first matching tap's offset (_first_taps)."""
+    shape, sizes = x.shape, x.shape[2:]
+    n, k_all = len(sizes), math.prod(kernel)
     row = [math.prod(sizes[i + 1:]) for i in range(n)]               # flat stride of each spatial axis
-    code_type = np.min_scalar_type(k_all)
-    code, term, match = np.zeros(best.shape, code_type), np.empty(best.shape, code_type), np.empty(best.shape, bool)
+    code = _first_taps(x, best, kernel, strides, dilations, pads, out)
     offset = np.zeros(k_all + 1, np.int64)            # offset[K - k]: tap k's; offset[0]: no tap matched
-    for k, (tap, view) in enumerate(taps):
+    for k, tap in enumerate(np.ndindex(*kernel)):
         offset[k_all - k] = sum(t * d * r for t, d, r in zip(tap, dilations, row))
-        np.equal(view, best, out=match)
-        if best.dtype.kind != "f":
-            # Float padding is -inf, below any maximum; integer padding is the lowest value, which a
-            # window of lowest values has as its maximum: padding positions must not count.
-            inside = _on_data(tap, sizes, pads, strides, dilations, out)
-            if not all(m.all() for m in inside):
-                match &= functools.reduce(np.logical_and, inside)
-        np.multiply(match, code_type.type(k_all - k), out=term)
-        np.maximum(code, term, out=code)
     origin = sum(((np.arange(o) * s - pb) * r).reshape((-1,) + (1,) * (n - 1 - i))
                  for i, (o, s, (pb, _), r) in enumerate(zip(out, strides, pads, row)))
     index = offset[code]
