@@ -138,9 +138,10 @@ def multinomial_13(probs, num_samples, *, convert_type, with_replacement, log_pr
     """OpenVINO's algorithm and stream, bit for bit: the CDF is accumulated in f32 (f64 for f64 probs; OpenVINO's
     CPU plugin reads every narrower type as f32, except bf16 on AVX-512 machines, whose bf16 path draws other
     classes), exp(probs) first with log_probs, then divided by its last value (at least the smallest normal
-    number); draw j of row b is the (b * num_samples + j)-th output w of std::mt19937 seeded with std::seed_seq{global_seed, op_seed}, as f32(w) / 2**32. Without replacement the
-    drawn class's probability p is taken off the CDF from that class on and the CDF divided by 1 - p, one
-    draw after another (each step rounded in the CDF's type)."""
+    number); draw j of row b is the (b * num_samples + j)-th output w of std::mt19937 seeded with
+    std::seed_seq{global_seed, op_seed}, as f32(w) / 2**32. Without replacement the drawn class's probability p
+    is taken off the CDF from that class on and the CDF divided by 1 - p, one draw after another (each step
+    rounded in the CDF's type)."""
     n = _first(num_samples)
     ct = np.float64 if np.asarray(probs).dtype == np.float64 else np.float32
     x = np.asarray(probs).astype(ct)
