@@ -132,9 +132,9 @@ def _clamp(x, min, max):
 
 
 def _relu(x):
-    # max(x, 0) against an array of zeros: NumPy's SIMD loop for two arrays is 2-3x faster than its
-    # loop with a scalar operand, and np.zeros costs no writes (calloc). NaN stays NaN.
-    return np.maximum(x, np.zeros(x.shape, x.dtype))
+    # max(x, 0); NaN stays NaN. (Against np.zeros(x.shape) instead of the scalar: 2x slower on an AVX-512 Xeon
+    # from 800 KB on, 483 vs 241 us on [1,64,111,111] f32, where the fresh zero pages fault on first read.)
+    return np.maximum(x, x.dtype.type(0))
 
 
 def _softmax(x, axis):
