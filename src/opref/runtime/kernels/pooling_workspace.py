@@ -4,10 +4,14 @@ pooling.py. What they count, as pooling.py computes (keep the two in step):
 - MaxPool's data in the compute type (f32 for floats narrower than f32) when that is not its own type:
   a copy;
 - MaxPool's values: the window maximum taken one spatial axis at a time, outer axes first, each step a
-  new array with that axis at its output size (the padding never materialised);
-- MaxPool's indices (MaxPool-8/14): a copy of the data padded on every side (at the end up to the last
-  window's reach, `(o - 1) * s + (k - 1) * d + 1`), an output-sized code of the first matching tap in the
-  smallest unsigned type holding the kernel's tap count, a match mask, and the i64 flat indices;
+  new array with that axis at its output size (the padding never materialised; the last step is the
+  output unless cast back);
+- MaxPool's indices (MaxPool-8/14): for floats, the stride-split copy of AvgPool below (padding -inf)
+  and the maxima laid on its grid, with a code of the first matching tap (the smallest unsigned type
+  holding the kernel's tap count), its term and match mask over the grid; for integers, a copy of the
+  data padded on every side where a window reaches outside it (at the end up to the last window's
+  reach, `(o - 1) * s + (k - 1) * d + 1`) and output-sized code, term and mask; then the i64 flat
+  indices (output-sized) and their zero mask;
 - AvgPool: the data padded and split along every spatial axis by its stride, one [N, C, grid...]
   array per phase some tap reads (per axis min(k, s / gcd(d, s)) phases; grid o + (k - 1) * d // s
   per axis: the output's windows and the positions their taps reach), the sum over that grid (the
@@ -55,23 +59,41 @@ def _padded_sizes(geometry, out):
             for (size, k, s, d, pb, pe), o in zip(geometry, out)]
 
 
+def _phase_grid_bytes(nc, geometry, spatial, ct) -> int:
+    """The stride-split copy of _phase_grid: one [N, C, grid...] array per phase some tap reads (per
+    axis min(k, s / gcd(d, s)) phases; grid o + (k - 1) * d // s per axis)."""
+    phases = math.prod(min(k, s // math.gcd(d, s)) for _, k, s, d, _, _ in geometry)
+    return nc * phases * _grid(geometry, spatial) * ct
+
+
+def _grid(geometry, spatial) -> int:
+    """Positions of the windows' grid: the output's windows and the positions their taps reach."""
+    return math.prod(o + (k - 1) * d // s for o, (_, k, s, d, _, _) in zip(spatial, geometry))
+
+
 def _max_pool_workspace(ins, outs, kw) -> int:
     data, out = ins[0], outs[0]
     if out is None or 0 in out:
         return 0
     geometry, spatial = _geometry(data, kw), [int(o) for o in out[2:]]
     dtype = _compute_dtype(data.dtype, False)
-    ct, copy = dtype.itemsize, (data.size * dtype.itemsize if dtype != data.dtype else 0)
+    ct, cast = dtype.itemsize, dtype != data.dtype
     nc, sizes = int(data.shape[0]) * int(data.shape[1]), [g[0] for g in geometry]
-    # the maximum along axis i: output sizes on the axes before and at i, data sizes after it
-    steps = sum(nc * math.prod(spatial[:i + 1]) * math.prod(sizes[i + 1:]) * ct for i in range(len(spatial)))
+    # the maximum along axis i: output sizes on the axes before and at i, data sizes after it (the last
+    # is the values output itself unless it is cast back)
+    steps = [nc * math.prod(spatial[:i + 1]) * math.prod(sizes[i + 1:]) for i in range(len(spatial))]
+    values = ct * (sum(steps[:-1]) + (steps[-1] if cast else 0)) + (data.size * ct if cast else 0)
     if "index_element_type" not in kw:              # MaxPool-1: the values only
-        return copy + steps
-    padded = nc * math.prod(_padded_sizes(geometry, spatial)) * ct
-    taps = math.prod(k for _, k, *_ in geometry)
-    code = np.min_scalar_type(taps).itemsize
-    indices = nc * math.prod(spatial) * (2 * code + 2 + 8) + 8 * math.prod(spatial)
-    return copy + steps + padded + indices
+        return values
+    outputs = nc * math.prod(spatial)
+    code = np.min_scalar_type(math.prod(k for _, k, *_ in geometry)).itemsize
+    if dtype.kind == "f":          # first taps over the phase grid, against the maxima laid on the grid
+        grid = nc * _grid(geometry, spatial)
+        first = _phase_grid_bytes(nc, geometry, spatial, ct) + grid * (ct + 3 * code + 1)
+    else:                          # over the padded data's strided views (a copy where windows reach out)
+        padded = _padded_sizes(geometry, spatial)
+        first = (nc * math.prod(padded) * ct if padded != sizes else 0) + outputs * (2 * code + 1)
+    return values + first + outputs * (8 + 1 + code) + 8 * math.prod(spatial)
 
 
 def _avg_pool_workspace(ins, outs, kw) -> int:
@@ -81,12 +103,10 @@ def _avg_pool_workspace(ins, outs, kw) -> int:
     geometry, spatial = _geometry(data, kw), [int(o) for o in out[2:]]
     ct = _compute_dtype(data.dtype, True).itemsize
     nc = int(data.shape[0]) * int(data.shape[1])
-    # per axis: the phases some tap reads (the residues t * d mod s of the k taps) and the grid's length
-    phases = math.prod(min(k, s // math.gcd(d, s)) for _, k, s, d, _, _ in geometry)
-    grid = math.prod(o + (k - 1) * d // s for o, (_, k, s, d, _, _) in zip(spatial, geometry))
+    grid = _grid(geometry, spatial)
     outputs = math.prod(spatial)
-    counts = sum(o * k * 19 for o, (_, k, *_) in zip(spatial, geometry))
-    return (nc * phases + nc + 1) * grid * ct + 2 * 8 * outputs + counts
+    counts = sum(o * k * 19 for o, (_, k, *_) in zip(spatial, geometry))      # exclude-pad's [o, k] positions
+    return _phase_grid_bytes(nc, geometry, spatial, ct) + (nc + 1) * grid * ct + 2 * 8 * outputs + counts
 
 
 WORKSPACE = {**{name: _max_pool_workspace for name in ("MaxPool-1", "MaxPool-8", "MaxPool-14")},
