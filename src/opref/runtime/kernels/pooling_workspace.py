@@ -4,14 +4,13 @@ pooling.py. What they count, as pooling.py computes (keep the two in step):
 - MaxPool's data in the compute type (f32 for floats narrower than f32) when that is not its own type:
   a copy;
 - MaxPool's values: the window maximum taken one spatial axis at a time, outer axes first, each step a
-  new array with that axis at its output size (the padding never materialised; the last step is the
-  output unless cast back);
+  new array with that axis at its output size (the padding never materialised);
 - MaxPool's indices (MaxPool-8/14): for floats, the stride-split copy of AvgPool below (padding -inf)
   and the maxima laid on its grid, with a code of the first matching tap (the smallest unsigned type
   holding the kernel's tap count), its term and match mask over the grid; for integers, a copy of the
   data padded on every side where a window reaches outside it (at the end up to the last window's
   reach, `(o - 1) * s + (k - 1) * d + 1`) and output-sized code, term and mask; then the i64 flat
-  indices (output-sized) and their zero mask;
+  indices (output-sized; the output itself for i64) and their zero mask;
 - AvgPool: the data padded and split along every spatial axis by its stride, one [N, C, grid...]
   array per phase some tap reads (per axis min(k, s / gcd(d, s)) phases; grid o + (k - 1) * d // s
   per axis: the output's windows and the positions their taps reach), the sum over that grid (the
@@ -79,12 +78,11 @@ def _max_pool_workspace(ins, outs, kw) -> int:
     dtype = _compute_dtype(data.dtype, False)
     ct, cast = dtype.itemsize, dtype != data.dtype
     nc, sizes = int(data.shape[0]) * int(data.shape[1]), [g[0] for g in geometry]
-    # the maximum along axis i: output sizes on the axes before and at i, data sizes after it (the last
-    # is the values output itself unless it is cast back)
+    # the maximum along axis i: output sizes on the axes before and at i, data sizes after it
     steps = [nc * math.prod(spatial[:i + 1]) * math.prod(sizes[i + 1:]) for i in range(len(spatial))]
-    values = ct * (sum(steps[:-1]) + (steps[-1] if cast else 0)) + (data.size * ct if cast else 0)
+    copy, values = (data.size * ct if cast else 0), ct * sum(steps)
     if "index_element_type" not in kw:              # MaxPool-1: the values only
-        return values
+        return copy + values
     outputs = nc * math.prod(spatial)
     code = np.min_scalar_type(math.prod(k for _, k, *_ in geometry)).itemsize
     if dtype.kind == "f":          # first taps over the phase grid, against the maxima laid on the grid
@@ -93,7 +91,9 @@ def _max_pool_workspace(ins, outs, kw) -> int:
     else:                          # over the padded data's strided views (a copy where windows reach out)
         padded = _padded_sizes(geometry, spatial)
         first = (nc * math.prod(padded) * ct if padded != sizes else 0) + outputs * (2 * code + 1)
-    return values + first + outputs * (8 + 1 + code) + 8 * math.prod(spatial)
+    index = 8 * outputs if kw["index_element_type"] != "i64" else 0       # (i64: the output itself)
+    # the indices are found after the values' steps are freed (their last, the maximum, kept)
+    return copy + max(values, ct * steps[-1] + first + index + outputs * (1 + code) + 8 * math.prod(spatial))
 
 
 def _avg_pool_workspace(ins, outs, kw) -> int:
