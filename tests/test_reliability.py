@@ -997,3 +997,20 @@ def test_fake_quantize_pdpd_empty_limit_against_a_dim_of_one():
     with pytest.raises(OprefError, match=r"output_high") as e:
         run_op("FakeQuantize-1", [x, -one, one, -one, np.zeros(0, np.float32)], {"levels": 5, "auto_broadcast": "pdpd"})
     assert not isinstance(e.value, InternalError)
+
+
+def test_tile_to_an_empty_output_repeats_nothing():
+    """fuzz run_op: repeats [2^32 - 1, 0, 2, 3] on data [3]: the output [2^32 - 1, 0, 2, 9] is empty, but
+    np.tile repeated the leading axis 2^32 - 1 times before reaching the 0 (12 GiB: MemoryError)."""
+    import tracemalloc
+    data = np.array([-19, 1, -55], np.int8)
+    tracemalloc.start()
+    try:
+        (out,) = run_op("Tile-1", [data, np.array([2**32 - 1, 0, 2, 3], np.uint32)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out.shape == (2**32 - 1, 0, 2, 9) and out.dtype == np.int8 and peak < 1 << 20
+    with pytest.raises(InputError, match=r"^Tile-1: the output shape \[.*\] holds no element"):
+        run_op("Tile-1", [data, np.array([2**62, 0, 2**62], np.int64)])
+    assert run_op("Tile-1", [data, np.array([2, 1], np.int64)])[0].tolist() == [[-19, 1, -55]] * 2

@@ -184,7 +184,15 @@ def gather_7(data, indices, axis, *, batch_dims):
 
 
 def tile(data, repeats):
-    return np.tile(data, _ints(repeats)) if data.ndim or len(_ints(repeats)) else data.copy()
+    reps = _ints(repeats)
+    n = max(len(reps), data.ndim)
+    shape = [d * r for d, r in zip((1,) * (n - data.ndim) + data.shape, [1] * (n - len(reps)) + reps)]
+    if 0 in shape:        # no element (np.tile would repeat the axes before the empty one first)
+        if math.prod(d for d in shape if d) * data.itemsize > np.iinfo(np.intp).max:
+            raise InputError(f"Tile-1: the output shape {shape} holds no element, but its other dims multiply past "
+                             f"the largest array size (NumPy cannot hold it)")
+        return np.empty(shape, data.dtype)
+    return np.tile(data, reps) if data.ndim or len(reps) else data.copy()
 
 
 def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode):
