@@ -193,16 +193,28 @@ def _where(name: str) -> str:
 
 def check_size(op: str, what: str, shape, dtype, limit: Limits | None = None) -> int:
     """An InputError naming `op` and `what` when an array of `shape` and `dtype` would exceed
-    max_tensor_bytes; else the array's bytes."""
+    max_tensor_bytes, or is empty but NumPy cannot hold it (its other dims multiply past the largest
+    array size: np.empty refuses it); else the array's bytes."""
     n = 1
     for d in shape:
         n *= int(d)
     size = n * max(np.dtype(dtype).itemsize, 1)
+    if not n:
+        check_holdable(op, what, shape, dtype)
     cap = (limit or current()).max_tensor_bytes
     if size > cap:
         raise InputError(f"{op}: {what} of shape {list(map(int, shape))} would need {size} bytes, more than the "
                          f"{cap}-byte limit (OPREF_MAX_TENSOR_BYTES)")
     return size
+
+
+def check_holdable(op: str, what: str, shape, dtype) -> None:
+    """An InputError when an array of `shape` holds no element but NumPy cannot hold it all the same: its
+    other dims multiply past the largest array size (np.empty refuses it). check_size asks it of every
+    static output; a kernel whose output the shape rule could only bound (huge dims) asks it itself."""
+    if math.prod(int(d) for d in shape if d) * max(np.dtype(dtype).itemsize, 1) > np.iinfo(np.intp).max:
+        raise InputError(f"{op}: the {what} shape {list(map(int, shape))} holds no element, but its other dims "
+                         f"multiply past the largest array size (NumPy cannot hold it)")
 
 
 def nbytes(shape, dtype) -> int:

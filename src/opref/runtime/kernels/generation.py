@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 
-from ...errors import InputError
 from ...opset.generation import range_count
 from .random import mt19937_seed_seq, philox, pytorch_unit, tensorflow_unit
 from ...types import element_type, element_type_of
+from ..limits import check_holdable
 
 
 def range_values(start, stop, step, output_type: str) -> np.ndarray:
@@ -52,10 +52,8 @@ def eye_9(num_rows, num_columns, diagonal_index, batch_shape=None, *, output_typ
     dtype = element_type(output_type).dtype
     batch = () if batch_shape is None else tuple(int(b) for b in np.asarray(batch_shape).reshape(-1))
     shape = batch + (rows, cols)
-    if 0 in shape:          # an empty output: no matrix (its size is only checked as part of the output's)
-        if math.prod(d for d in shape if d) * dtype.itemsize > np.iinfo(np.intp).max:
-            raise InputError(f"Eye-9: the output shape {list(shape)} holds no element, but its other dims multiply "
-                             f"past the largest array size (NumPy cannot hold it)")
+    if 0 in shape:          # an empty output: no matrix
+        check_holdable("Eye-9", "output 'output'", shape, dtype)
         return np.zeros(shape, dtype)
     matrix = np.eye(rows, cols, k, dtype=dtype)   # zeros where |k| is past the edge
     return np.broadcast_to(matrix, batch + matrix.shape).copy()
@@ -70,9 +68,7 @@ def _one_hot(op, indices, depth, on_value, off_value, axis, normalize=False):
     if idx.size == 0:            # an empty output (its depth may be huge: no positions to compare with)
         dtype = np.result_type(np.asarray(on_value), np.asarray(off_value))
         shape = idx.shape[:a] + (n,) + idx.shape[a:]
-        if math.prod(d for d in shape if d) * dtype.itemsize > np.iinfo(np.intp).max:
-            raise InputError(f"{op}: the output shape {list(shape)} holds no element, but its other dims multiply "
-                             f"past the largest array size (NumPy cannot hold it)")
+        check_holdable(op, "output 'output'", shape, dtype)
         return np.empty(shape, dtype)
     positions = np.arange(n).reshape((n,) + (1,) * (idx.ndim - a))
     hit = np.expand_dims(idx, a) == positions          # out-of-range indices hit nothing: off_value
@@ -98,9 +94,8 @@ def random_uniform_8(shape, minval, maxval, *, alignment, global_seed, op_seed, 
     dims = tuple(int(d) for d in np.asarray(shape).reshape(-1))
     count = math.prod(dims)
     t = element_type(output_type)
-    if count == 0 and math.prod(d for d in dims if d) * t.dtype.itemsize > np.iinfo(np.intp).max:
-        raise InputError(f"RandomUniform-8: the output shape {list(dims)} holds no element, but its other dims "
-                         f"multiply past the largest array size (NumPy cannot hold it)")
+    if count == 0:
+        check_holdable("RandomUniform-8", "output 'output'", dims, t.dtype)
     lo, hi = (np.asarray(v).reshape(-1)[0] for v in (minval, maxval))
     global_seed, op_seed = _seeds(global_seed, op_seed)
     if alignment == "tensorflow":

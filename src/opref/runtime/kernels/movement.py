@@ -9,6 +9,7 @@ import numpy as np
 from ...errors import InputError
 from ...opset.movement import patch_grid, slice_index, strided_slice_index, unique_values
 from ...types import accumulator_dtype, element_type
+from ..limits import check_holdable
 
 
 def _check_range(op, port, idx, n, negative=True, what="indices"):
@@ -49,9 +50,7 @@ def space_to_batch(data, block_shape, pads_begin, pads_end):
     grid = [(d + b + e) // k for d, b, e, k in zip(sizes, pb, pe, blocks)]
     shape = [batch * math.prod(blocks)] + grid
     if 0 in shape:          # no element: no block offset to move (there may be very many)
-        if math.prod(d for d in shape if d) * data.itemsize > np.iinfo(np.intp).max:
-            raise InputError(f"SpaceToBatch-2: the output shape {shape} holds no element, but its other dims "
-                             f"multiply past the largest array size (NumPy cannot hold it)")
+        check_holdable("SpaceToBatch-2", "output 'output'", shape, data.dtype)
         return np.empty(shape, data.dtype)
     out = _new(shape, data.dtype, any(pb + pe))
     # output[(r, b), q] = padded data[b, q * block + r]; the data itself starts at pads_begin
@@ -188,9 +187,7 @@ def tile(data, repeats):
     n = max(len(reps), data.ndim)
     shape = [d * r for d, r in zip((1,) * (n - data.ndim) + data.shape, [1] * (n - len(reps)) + reps)]
     if 0 in shape:        # no element (np.tile would repeat the axes before the empty one first)
-        if math.prod(d for d in shape if d) * data.itemsize > np.iinfo(np.intp).max:
-            raise InputError(f"Tile-1: the output shape {shape} holds no element, but its other dims multiply past "
-                             f"the largest array size (NumPy cannot hold it)")
+        check_holdable("Tile-1", "output 'output'", shape, data.dtype)
         return np.empty(shape, data.dtype)
     return np.tile(data, reps) if data.ndim or len(reps) else data.copy()
 
@@ -202,9 +199,7 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode):
     out_shape = [max(b + n + e, 0) for b, n, e in zip(pb, data.shape, pe)]
     value = _zero(data.dtype) if pad_value is None or pad_mode != "constant" else np.asarray(pad_value)[()]
     if data.size == 0 or 0 in out_shape:
-        if 0 in out_shape and math.prod(d for d in out_shape if d) * data.itemsize > np.iinfo(np.intp).max:
-            raise InputError(f"{op}: the output shape {out_shape} holds no element, but its other dims multiply "
-                             f"past the largest array size (NumPy cannot hold it)")
+        check_holdable(op, "output 'output'", out_shape, data.dtype)
         return np.full(out_shape, value, data.dtype)
     index, outside = [], np.zeros(out_shape, bool)
     for axis, (b, n, size) in enumerate(zip(pb, data.shape, out_shape)):

@@ -9,6 +9,7 @@ import numpy as np
 from ...errors import InputError
 from ...opset.shape import squeeze_dims, unsqueeze_dims
 from ...shapes import Dimension
+from ..limits import check_holdable
 
 
 def _ints(x):
@@ -35,9 +36,8 @@ def reshape(data, target_shape, *, special_zero):
         # [0, 2, 3] gives [3, 2, 3]); no tensor of that shape holds the data's elements
         raise InputError(f"Reshape-1: cannot reshape data {list(data.shape)} ({data.size} elements) to {pattern} "
                          f"({math.prod(pattern)} elements)")
-    if not data.size and math.prod(d for d in pattern if d) * data.itemsize > np.iinfo(np.intp).max:   # (else: data.size)
-        raise InputError(f"Reshape-1: the output shape {pattern} holds no element, but its other dims multiply "
-                         f"past the largest array size (NumPy cannot hold it)")
+    if not data.size:       # (dims this large the shape rule only bounds: no static output to check before)
+        check_holdable("Reshape-1", "output 'output'", pattern, data.dtype)
     return data.reshape(pattern)
 
 
