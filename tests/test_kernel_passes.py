@@ -200,3 +200,50 @@ def test_kernels_leave_their_inputs_alone(op):
             raise
         checked += 1
     assert checked >= 20
+
+
+# --- FIRST_OUTPUT: output 0 alone, for nodes whose later outputs nothing reads --------------------------------
+def test_first_output_kernels_give_output_0_of_every_case():
+    """Each FIRST_OUTPUT kernel takes its op's signature and gives, on every value case of the op, exactly
+    output 0 of the full kernel (bit for bit, NaN included)."""
+    import inspect
+    from opref.runtime.kernels import FIRST_OUTPUT
+    assert FIRST_OUTPUT, "no FIRST_OUTPUT kernel"
+    for op, lean in FIRST_OUTPUT.items():
+        assert inspect.signature(lean) == inspect.signature(KERNELS[op]), op
+        cases = [c for c in all_cases() if c.op == op and c.error is None]
+        assert len(cases) >= 50, (op, len(cases))
+        for c in cases:
+            want = run_op(c.op, c.inputs, c.attrs)[0]
+            got = lean(*c.inputs, **as_keywords(get_schema(op).bind_attrs(c.attrs)))
+            assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), c.name
+
+
+def test_a_plan_skips_indices_nothing_reads(monkeypatch, tmp_path):
+    """A model whose MaxPool-8 indices reach no node: its run plan (from the third run of a signature) calls the
+    values-only kernel, so the indices are computed on the first two runs only; every run gives the same
+    values. With the indices read, every run computes them."""
+    import openvino as ov
+    from openvino import opset8
+
+    import opref
+    from opref.runtime.kernels import pooling
+    calls = []
+    indices = pooling._indices
+    monkeypatch.setattr(pooling, "_indices", lambda *a, **k: calls.append(1) or indices(*a, **k))
+    x = np.random.default_rng(0).standard_normal((1, 3, 9, 9)).astype(np.float32)
+    for read_indices in (False, True):
+        p = opset8.parameter([1, 3, 9, 9], np.float32, name="x")
+        pool = opset8.max_pool(p, [2, 2], [1, 1], [0, 0], [0, 0], [3, 3])
+        results = [opset8.result(pool.output(0))] + ([opset8.result(pool.output(1))] if read_indices else [])
+        path = tmp_path / f"m{read_indices}.xml"
+        ov.save_model(ov.Model(results, [p]), path, compress_to_fp16=False)
+        m = opref.load(path)
+        want = run_op("MaxPool-8", [x], {"strides": [2, 2], "kernel": [3, 3], "pads_begin": [0, 0],
+                                          "pads_end": [0, 0]})
+        calls.clear()
+        runs = [m.run({"x": x}) for _ in range(5)]
+        for r in runs:
+            got = list(r.values())
+            assert all(np.array_equal(g, w) for g, w in zip(got, want)) and len(got) == 1 + read_indices
+        assert len(calls) == (5 if read_indices else 2)

@@ -13,6 +13,7 @@ from ..errors import InputError, ModelError, OprefError
 from ..types import UNTOLD, element_type, tagged, typed
 from . import limits, subgraph
 from .graph import Graph, Node
+from .kernels import FIRST_OUTPUT
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
@@ -357,7 +358,11 @@ class Executor:
                         steps.append((None, None, None, None, None, None, False, i, ins, 0, outs_i,
                                       self.free_slots[i]))
                     else:
-                        steps.append((call.run, call.keywords, call.dtype, call.shape, call, itemgetter(*ins),
+                        run, (dtype, shape) = call.run, (call.dtype, call.shape)
+                        lean = FIRST_OUTPUT.get(node.op)
+                        if out0 and lean is not None and call.expect:      # nothing reads the later outputs
+                            run, (dtype, shape) = lean, call.expect[0]
+                        steps.append((run, call.keywords, dtype, shape, call, itemgetter(*ins),
                                       len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i]))
         if peak > self.peak_live:
             self.peak_live = peak

@@ -12,3 +12,8 @@ KERNELS = {name: fn for m in _MODULES for name, fn in getattr(m, "KERNELS", {}).
 # Temporaries estimates (runtime/limits.py's max_kernel_bytes): for the kernels whose work arrays are larger
 # than their inputs and outputs, fn(inputs, output shapes (None: dynamic), keyword attributes) -> bytes
 WORKSPACE = {name: fn for m in _MODULES for name, fn in getattr(m, "WORKSPACE", {}).items()}
+
+# Kernels computing only output 0, for the op versions whose later outputs cost more than it does (MaxPool's
+# indices): a model's run plan calls it for a node none of whose later outputs is read (runtime/executor.py).
+# Same signature as the op's kernel, and the same output 0 (tests/test_kernel_passes.py checks both).
+FIRST_OUTPUT = {name: fn for m in _MODULES for name, fn in getattr(m, "FIRST_OUTPUT", {}).items()}
