@@ -184,6 +184,61 @@ def test_feeds_are_still_checked_after_a_plan():
         model.run({"nope": feeds[name]})
 
 
+def _step_ops(model) -> list[str]:
+    """The op types of the top-level steps of the model's plan (bound or not)."""
+    (plan,) = model._executor.plans.values()
+    return [model._executor.graph.nodes[st[7]].schema.name for st in plan.steps]
+
+
+def test_values_the_signature_fixes_are_computed_once():
+    """The LSTM model's initial states are Broadcasts of zeros to a shape taken from the input (ShapeOf,
+    Gather, Concat): the signature fixes their values, so the plan computes them when it is prepared
+    and keeps them (read-only), and each run does the LSTM, the Transposes and the Tanh only."""
+    model = opref.load(model_path("lstm"))
+    feeds = random_inputs(model, "lstm")
+    want = _node_by_node(model, feeds)
+    model.run(feeds)
+    model.run(feeds)
+    ops = _step_ops(model)
+    assert not {"ShapeOf", "Gather", "Concat", "Broadcast"} & set(ops), ops
+    assert "LSTMSequence" in ops
+    assert _same(model.run(feeds), want)
+    (plan,) = model._executor.plans.values()
+    kept = [v for v in plan.initial if v is not None]
+    assert kept and not any(v.flags.writeable for v in kept
+                            if not isinstance(getattr(v, "base", None), np.memmap))
+
+
+def test_a_fixed_value_a_result_gives_is_fresh_on_every_run(tmp_path):
+    """A Result of ShapeOf: fixed by the signature, but each run returns its own (writable) array."""
+    x = o15.parameter([-1, 3], ov.Type.f32, name="x")
+    y = o15.multiply(o15.convert(o15.shape_of(x), "f32"), o15.constant(np.float32(2)))
+    model = _save(tmp_path, "shape", [o15.result(y), o15.result(o15.relu(x))], [x])
+    data = np.ones((4, 3), np.float32)
+    runs = [list(model.run([data]).values())[0] for _ in range(4)]
+    for got in runs:
+        assert np.array_equal(got, [8, 6]) and got.flags.writeable
+    runs[-1][:] = 0
+    assert np.array_equal(list(model.run([data]).values())[0], [8, 6])
+
+
+def test_only_small_fixed_values_are_kept(tmp_path, monkeypatch):
+    """Values the signature fixes are kept up to FOLD_BYTES per plan: a larger one is computed on every run."""
+    from opref.runtime import executor
+    x = o15.parameter([-1, 64], ov.Type.f32, name="x")
+    big = o15.broadcast(o15.constant(np.float32(1)), o15.shape_of(x))      # [n, 64] ones
+    y = o15.add(x, big)
+    model = _save(tmp_path, "big", [o15.result(y)], [x])
+    monkeypatch.setattr(executor, "FOLD_BYTES", 1024)
+    for rows in (2, 8):                                   # 512 bytes: kept; 2048 bytes: a step
+        data = np.full((rows, 64), 2, np.float32)
+        for _ in range(3):
+            assert np.array_equal(list(model.run([data]).values())[0], np.full((rows, 64), 3, np.float32))
+    ops = [[model._executor.graph.nodes[st[7]].schema.name for st in p.steps]
+           for p in model._executor.plans.values()]
+    assert sorted(("Broadcast" in o) for o in ops) == [False, True], ops
+
+
 # --- run_op ----------------------------------------------------------------------------------------
 @pytest.fixture
 def cold():

@@ -110,7 +110,11 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
 # (`const`) ports, and the shape rule gives static output shapes; every other step (data-dependent
 # shapes downstream of NonZero, sub-graph ops, ReadValue/Assign, no kernel) runs through `step` as
 # before. A bound step that raises is redone through `step`, which words the error as it always has.
+# A step whose outputs the signature fixes (ShapeOf and what computes on shapes only, on constants) is
+# run once, when the plan is prepared, and its outputs are kept in the plan as constants are, up to
+# FOLD_BYTES per plan; not where a Result gives them (each run returns its own arrays).
 PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
+FOLD_BYTES = 1 << 22
 
 
 # a node's kind in a run: "parameter" (fed), "stored" (a Constant), "folded" (computed from constants
@@ -141,6 +145,7 @@ class Executor:
                 if src is not None:
                     last[src.info_key] = i
         keep = {r.inputs[0].info_key for r in graph.results if r.inputs and r.inputs[0] is not None}
+        self.result_keys = keep
         self.free_after: list[list[tuple[int, int]]] = [[] for _ in graph.nodes]
         for key, i in last.items():
             if key not in keep:
@@ -297,6 +302,7 @@ class Executor:
             param_slots = []                         # (feed index, slot) of the Parameters read
             fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
             fixed_value = [False] * self.n_slots     # ... and its value
+            folded_bytes = 0                         # of the values the plan keeps (FOLD_BYTES at most)
         for i, node in enumerate(graph.nodes):
             if deadline is not None and clock() > deadline:
                 raise limits.over_time(node.where())
@@ -351,6 +357,13 @@ class Executor:
                         initial[s] = outs[k]
                 elif kind == "parameter":
                     param_slots.extend((self.param_index[id(node)], s) for k, s in self.out_slots[i])
+                elif value_known and folded_bytes + (size := sum(o.nbytes for o in outs)) <= FOLD_BYTES and \
+                        node.schema.role != "result" and \
+                        not any((id(node), k) in self.result_keys for k, _ in self.out_slots[i]):
+                    folded_bytes += size      # the signature fixes its values: computed now, kept in the plan
+                    for k, s in self.out_slots[i]:
+                        initial[s] = outs[k].view()
+                        initial[s].flags.writeable = False     # shared by every run of the plan
                 else:
                     outs_i = self.out_slots[i]
                     out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0

@@ -14,14 +14,16 @@ from ...types import accumulator_dtype
 
 def _sigmoid(x, out=None):
     """1 / (1 + exp(-x)); out=x computes it in place. (-x as x * -1: NumPy 2.4's np.negative misreads a view
-    with a 16-byte (f32) or 64-byte (f64) stride that is its own out.)"""
-    out = np.multiply(x, -1, out=out)
+    with a 16-byte (f32) or 64-byte (f64) stride that is its own out. The scalars are of x's type: a Python
+    number costs NumPy a conversion on every call.)"""
+    one = x.dtype.type(1)
+    out = np.multiply(x, -one, out=out)
     np.exp(out, out=out)
-    out += 1
+    np.add(out, one, out=out)
     return np.reciprocal(out, out=out)
 
 
-_FUNCTIONS = {"relu": lambda x, out=None: np.maximum(x, 0, out=out), "sigmoid": _sigmoid,
+_FUNCTIONS = {"relu": lambda x, out=None: np.maximum(x, x.dtype.type(0), out=out), "sigmoid": _sigmoid,
               "tanh": lambda x, out=None: np.tanh(x, out=out)}
 
 
@@ -42,29 +44,29 @@ def _gate(a, k, hidden):
     return a[..., k * hidden:(k + 1) * hidden]
 
 
-# --- cells: xp = x W^T + (input-side) B for one step [..., N, G*H], states [..., N, H], rt = R^T [..., H, G*H] ----
+# --- cells: xp = x W^T + (input-side) B for one step, states [..., N, H] ---------------------------------------
 # The input projection and its bias do not depend on the state: the sequence ops compute them for every step at
 # once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays, activated in place.
+# LSTM's arrays are gate-major (xp [4, ..., N, H], rt [4, ..., H, H]: the blocks f, i, o, c, contiguous): the
+# three gates that take f are one contiguous block, activated at once.
 def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False):
-    """Gate blocks in the order f, i, o, c (the weights are reordered once, `_fioc`): the three gates that take f
-    are one block, activated at once, unless a peephole makes o wait for the new cell state."""
-    hidden = h.shape[-1]
+    """One LSTM step, gate-major; p: the peepholes f, i, o [3, ..., H] (LSTMCell-1), which make o wait for the
+    new cell state."""
     gates = np.matmul(h, rt)
     gates += xp
-    zf, zi, zo, zc = (_gate(gates, k, hidden) for k in range(4))
-    if p is not None:                                                # peepholes f, i, o (LSTMCell-1)
-        pf, pi, po = (_gate(p, k, hidden) for k in range(3))
-        zf += pf * c
-        zi += pi * c
-        f(gates[..., :2 * hidden], out=gates[..., :2 * hidden])
+    zf, zi, zo, zc = gates[0], gates[1], gates[2], gates[3]
+    if p is not None:
+        zf += p[0] * c
+        zi += p[1] * c
+        f(gates[:2], out=gates[:2])
     else:
-        f(gates[..., :3 * hidden], out=gates[..., :3 * hidden])
+        f(gates[:3], out=gates[:3])
     ft, it = zf, (1 - zf if input_forget else zi)
     c_new = ft * c
     it *= g(zc, out=zc)
     c_new += it                                                      # c' = f * c + i * g(zc)
     if p is not None:
-        zo += po * c_new
+        zo += p[2] * c_new
         f(zo, out=zo)
     h_new = hf(c_new)
     h_new *= zo                                                      # h' = f(zo) * h(c')
@@ -72,13 +74,27 @@ def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False):
 
 
 # the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c
-_FIOC = (0, 1, 3, 2)
+_FIOC = [0, 1, 3, 2]
 
 
-def _fioc(a, axis, order=_FIOC):
-    """a's gate blocks along axis taken in `order` (a new array)."""
-    size = a.shape[axis] // 4
-    return np.take(a, (np.arange(4 * size).reshape(4, size)[list(order)]).reshape(-1), axis=axis)
+def _gate_major(a, axis, order=_FIOC):
+    """a [4*H, ...] (axis 0) or [D, 4*H, ...] (axis 1) as [4, H, ...] or [4, D, H, ...], the gate blocks taken
+    in `order`: block k of the result is a's block order[k] (a new array)."""
+    blocks = a.reshape(a.shape[:axis] + (4, a.shape[axis] // 4) + a.shape[axis + 1:])
+    return np.swapaxes(blocks, 0, axis)[order]
+
+
+def _lstm_project(w, b, acc, order=_FIOC):
+    """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, 4, D, N, H]; w [D, 4H, I], b [D, 4H]."""
+    w4 = np.swapaxes(_gate_major(w.astype(acc, copy=False), 1, order), -1, -2)          # [4, D, I, H]
+    b4 = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, None, :]          # [4, D, 1, 1, H]
+
+    def project(xs):
+        dirs, t_max, n, i = xs.shape
+        xp = np.matmul(xs.reshape(dirs, t_max * n, i), w4).reshape(4, dirs, t_max, n, -1)
+        xp += b4
+        return np.ascontiguousarray(xp.transpose(2, 0, 1, 3, 4))
+    return project
 
 
 def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset):
@@ -113,6 +129,18 @@ def _transposed(a, acc):
     return np.ascontiguousarray(np.swapaxes(a.astype(acc, copy=False), -1, -2))
 
 
+def _projection(w, b, acc):
+    """project(xs [D, T, N, I]) -> x W^T + b of every step [T, D, N, G*H]; w [D, G*H, I], b [D, G*H]."""
+    wt = _transposed(w, acc)
+
+    def project(xs):
+        dirs, t_max, n, i = xs.shape
+        xp = np.matmul(xs.reshape(dirs, t_max * n, i), wt).reshape(dirs, t_max, n, -1)
+        xp += b.astype(acc, copy=False)[:, None, None, :]
+        return np.ascontiguousarray(np.swapaxes(xp, 0, 1))
+    return project
+
+
 def _gru_weights(r, b, acc, linear_before_reset):
     """GRU's R split as [Rz Rr]^T and Rh^T, B as its input-side part [..., 3H] and Rh's bias (or 0)."""
     hidden = r.shape[-1]
@@ -132,16 +160,18 @@ def _reverse_index(lengths, t_max):
 
 
 @np.errstate(all="ignore")      # NaN/inf follow IEEE arithmetic (inf * 0 in a product is NaN, quietly)
-def _sequence(step, x, states, sequence_lengths, w, b, direction):
+def _sequence(step, x, states, sequence_lengths, project, direction):
     """Runs `step(xp_t, *states) -> new states` over time for every direction at once, where xp_t = x_t W^T + b
-    (b: the input-side bias [D, G]). x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
+    is step t of project(xs) (xs: every direction's inputs in its time order [D, T, N, I], in the compute type).
+    x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
     dtype = x.dtype
     acc = accumulator_dtype(dtype)
     n, t_max, _ = x.shape
-    dirs = w.shape[0]
-    lengths = np.clip(np.asarray(sequence_lengths).astype(np.int64), 0, t_max)
+    dirs = states[0].shape[1]
+    lengths = np.minimum(np.maximum(np.asarray(sequence_lengths).astype(np.int64), 0), t_max)
     reverse = [direction == "reverse" or (direction == "bidirectional" and d == 1) for d in range(dirs)]
-    full = bool((lengths == t_max).all())
+    steady = int(lengths.min()) if n else t_max        # steps every sequence takes
+    full = steady == t_max
     if full:                # every sequence runs all steps: a reversed direction reads the time axis flipped
         xt = np.swapaxes(x.astype(acc, copy=False), 0, 1)
         xs = np.stack([xt[::-1] if rev else xt for rev in reverse])                               # [D, T, N, I]
@@ -150,23 +180,20 @@ def _sequence(step, x, states, sequence_lengths, w, b, direction):
                         for rev in reverse])                                    # [D, N, T]
         # each direction's inputs in its time order, time-major: xs[d, t, b] = x[b, idx[d, b, t]]
         xs = x.astype(acc, copy=False)[np.arange(n)[None, None, :], np.swapaxes(idx, 1, 2)]  # [D, T, N, I]
-    xp = np.matmul(xs.reshape(dirs, t_max * n, -1), _transposed(w, acc))      # all steps' projections at once
-    xp = xp.reshape(dirs, t_max, n, -1)
-    xp += b.astype(acc, copy=False)[:, None, None, :]
+    xp = project(xs)                                                            # all steps' projections at once
     hs = [np.swapaxes(s, 0, 1).astype(acc) for s in states]                    # [D, N, H]
     ys = np.empty((dirs, t_max, n, hs[0].shape[-1]), acc)
     rounded = acc != dtype
     for t in range(t_max):
-        new = step(xp[:, t], *hs)
+        new = step(xp[t], *hs)
         new = new if isinstance(new, tuple) else (new,)
         if rounded:                                 # states round to the element type each step
             new = [v.astype(dtype).astype(acc) for v in new]
-        active = t < lengths
-        if active.all():
+        if t < steady:
             hs = list(new)
             ys[:, t] = hs[0]
         else:                                       # finished sequences keep their states and give zeros
-            valid = active[None, :, None]
+            valid = (t < lengths)[None, :, None]
             hs = [np.where(valid, v, s) for v, s in zip(new, hs)]
             ys[:, t] = np.where(valid, hs[0], 0)
     if full:                                        # Y [N, D, T, H], reversed directions flipped back
@@ -176,34 +203,36 @@ def _sequence(step, x, states, sequence_lengths, w, b, direction):
     else:
         y = np.transpose(ys[np.arange(dirs)[:, None, None], idx, np.arange(n)[None, :, None]],  # reversal undone
                          (1, 0, 2, 3)).astype(dtype)
-    if not (lengths > 0).all():     # OpenVINO: the final states of an empty sequence are zeros (not the initial)
+    if n and steady <= 0:           # OpenVINO: the final states of an empty sequence are zeros (not the initial)
         hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
     return [y] + [np.swapaxes(s, 0, 1).astype(dtype) for s in hs]
 
 
 def lstm_sequence(X, initial_hidden_state, initial_cell_state, sequence_lengths, W, R, B, *, hidden_size, direction,
                   activations, activations_alpha, activations_beta, clip):
+    acc = accumulator_dtype(X.dtype)
     f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    rt = _transposed(_fioc(R, -2), accumulator_dtype(X.dtype))
+    rt = np.ascontiguousarray(np.swapaxes(_gate_major(R.astype(acc, copy=False), 1), -1, -2))   # [4, D, H, H]
     step = lambda xp, hs, cs: _lstm_step(xp, hs, cs, rt, f, g, h)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, _fioc(W, -2),
-                     _fioc(B, -1), direction)
+    return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths,
+                     _lstm_project(W, B, acc), direction)
 
 
 def gru_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip, linear_before_reset):
+    acc = accumulator_dtype(X.dtype)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, accumulator_dtype(X.dtype), linear_before_reset)
+    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset)
     step = lambda xp, hs: _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, bx, direction)
+    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, _projection(W, bx, acc), direction)
 
 
 def rnn_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip):
-    f = _activation(activations[0], clip)
-    rt = _transposed(R, accumulator_dtype(X.dtype))
+    acc = accumulator_dtype(X.dtype)
+    f, rt = _activation(activations[0], clip), _transposed(R, acc)
     step = lambda xp, hs: _rnn_step(xp, hs, rt, f)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, W, B, direction)
+    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, _projection(W, B, acc), direction)
 
 
 # --- single cells -----------------------------------------------------------------------------------------
@@ -223,28 +252,35 @@ def _project(x, w, b):
     return xp
 
 
+def _lstm_cell(x, h, c, w, r, b, order, activations, clip, p=None, input_forget=False):
+    """One LSTM step of the cell ops: x [N, I], h and c [N, H], w [4H, I], r [4H, H], b [4H] in the compute
+    type, their gate blocks in `order`'s positions of f, i, o, c; p: the peepholes [3H] (f, i, o)."""
+    hidden = r.shape[-1]
+    xp = np.matmul(x, np.swapaxes(_gate_major(w, 0, order), -1, -2))            # [4, N, H]
+    xp += _gate_major(b, 0, order)[:, None, :]
+    rt = np.swapaxes(_gate_major(r, 0, order), -1, -2)                          # [4, H, H]
+    f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
+    return _lstm_step(xp, h, c, rt, f, g, hf, p=None if p is None else p.reshape(3, hidden), input_forget=input_forget)
+
+
 @np.errstate(all="ignore")
 def lstm_cell_4(X, initial_hidden_state, initial_cell_state, W, R, B, *, hidden_size, activations,
                 activations_alpha, activations_beta, clip):
-    x, h, c, w, r, b = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, _fioc(W, 0), _fioc(R, 0),
-                             _fioc(B, 0))
-    f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    return [y.astype(X.dtype) for y in _lstm_step(_project(x, w, b), h, c, np.swapaxes(r, -1, -2), f, g, hf)]
+    x, h, c, w, r, b = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B)
+    return [y.astype(X.dtype) for y in _lstm_cell(x, h, c, w, r, b, _FIOC, activations, clip)]
 
 
 # weights_format -> the position of f, i, o, c among its gate blocks
-_FORMAT = {"fico": (0, 1, 3, 2), "icof": (3, 0, 2, 1), "ifco": (1, 0, 3, 2), "ifoc": (1, 0, 2, 3), "iofc": (2, 0, 1, 3)}
+_FORMAT = {"fico": [0, 1, 3, 2], "icof": [3, 0, 2, 1], "ifco": [1, 0, 3, 2], "ifoc": [1, 0, 2, 3], "iofc": [2, 0, 1, 3]}
 
 
 @np.errstate(all="ignore")
 def lstm_cell_1(X, initial_hidden_state, initial_cell_state, W, R, B=None, P=None, *, hidden_size, activations,
                 activations_alpha, activations_beta, clip, input_forget, weights_format):
     hidden = R.shape[-1]
-    W, R, B = (_fioc(a, 0, _FORMAT[weights_format]) for a in (W, R, _bias(B, W)))
     P = P if P is not None else np.zeros(3 * hidden, X.dtype)
-    x, h, c, w, r, b, p = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, B, P)
-    f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    out = _lstm_step(_project(x, w, b), h, c, np.swapaxes(r, -1, -2), f, g, hf, p=p, input_forget=input_forget)
+    x, h, c, w, r, b, p = _cast(X.dtype, X, initial_hidden_state, initial_cell_state, W, R, _bias(B, W), P)
+    out = _lstm_cell(x, h, c, w, r, b, _FORMAT[weights_format], activations, clip, p=p, input_forget=input_forget)
     return [y.astype(X.dtype) for y in out]
 
 
@@ -383,13 +419,13 @@ def ctc_loss(logits, logit_length, labels, label_length, blank_index=None, *, pr
 
 def _sequence_workspace(ins, outs, kw):
     """Bytes of the sequence kernels' temporaries beyond their outputs: every step's inputs in time order
-    [D, T, N, I], their projections [D, T, N, G*H] and the per-step outputs [D, T, N, H], in the compute type,
-    and the weights transposed and reordered (twice their size)."""
+    [D, T, N, I], their projections [D, T, N, G*H] (twice: as computed, then time-major) and the per-step outputs
+    [D, T, N, H], in the compute type, and the weights transposed and reordered (twice their size)."""
     x, w, r = ins[0], ins[-3], ins[-2]
     n, t, i = x.shape
     dirs, gh = w.shape[0], w.shape[1]
     size = np.dtype(accumulator_dtype(x.dtype)).itemsize
-    return size * (dirs * t * n * (i + gh + r.shape[-1]) + 2 * (w.size + r.size + ins[-1].size))
+    return size * (dirs * t * n * (i + 2 * gh + r.shape[-1]) + 2 * (w.size + r.size + ins[-1].size))
 
 
 WORKSPACE = {"LSTMSequence-5": _sequence_workspace, "GRUSequence-5": _sequence_workspace,
