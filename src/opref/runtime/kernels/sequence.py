@@ -13,10 +13,12 @@ from ...types import accumulator_dtype
 
 
 def _sigmoid(x, out=None):
-    """1 / (1 + exp(-x)); out=x computes it in place. (-x as x * -1: NumPy 2.4's np.negative misreads a view
-    with a 16-byte (f32) or 64-byte (f64) stride that is its own out. The scalars are of x's type: a Python
-    number costs NumPy a conversion on every call.)"""
+    """1 / (1 + exp(-x)); out=x computes it in place. (There, -x as x * -1: NumPy 2.4's np.negative misreads a
+    view with a 16-byte (f32) or 64-byte (f64) stride that is its own out. The scalars are of x's type: a Python
+    number costs NumPy a conversion on every call; on small arrays fresh results cost less than in-place ones.)"""
     one = x.dtype.type(1)
+    if out is None:
+        return np.reciprocal(np.exp(np.negative(x)) + one)
     out = np.multiply(x, -one, out=out)
     np.exp(out, out=out)
     np.add(out, one, out=out)
@@ -50,27 +52,19 @@ def _gate(a, k, hidden):
 # LSTM's arrays are gate-major (xp [4, ..., N, H], rt [4, ..., H, H]: the blocks f, i, o, c, contiguous): the
 # three gates that take f are one contiguous block, activated at once.
 def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False):
-    """One LSTM step, gate-major; p: the peepholes f, i, o [3, ..., H] (LSTMCell-1), which make o wait for the
-    new cell state."""
-    gates = np.matmul(h, rt)
-    gates += xp
-    zf, zi, zo, zc = gates[0], gates[1], gates[2], gates[3]
-    if p is not None:
-        zf += p[0] * c
-        zi += p[1] * c
-        f(gates[:2], out=gates[:2])
+    """One LSTM step, gate-major; p: the peepholes f, i, o [3, ..., 1, H] (LSTMCell-1): f and i see the cell
+    state c, o the new one."""
+    z = np.matmul(h, rt) + xp                                        # gate pre-activations
+    if p is None:
+        ft, it, ot = f(z[:3])
     else:
-        f(gates[:3], out=gates[:3])
-    ft, it = zf, (1 - zf if input_forget else zi)
-    c_new = ft * c
-    it *= g(zc, out=zc)
-    c_new += it                                                      # c' = f * c + i * g(zc)
+        ft, it = f(z[:2] + p[:2] * c)
+    if input_forget:
+        it = 1 - ft
+    c_new = ft * c + it * g(z[3])                                    # c' = f * c + i * g(zc)
     if p is not None:
-        zo += p[2] * c_new
-        f(zo, out=zo)
-    h_new = hf(c_new)
-    h_new *= zo                                                      # h' = f(zo) * h(c')
-    return h_new, c_new
+        ot = f(z[2] + p[2] * c_new)
+    return ot * hf(c_new), c_new                                     # h' = o * h(c')
 
 
 # the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c
@@ -260,7 +254,8 @@ def _lstm_cell(x, h, c, w, r, b, order, activations, clip, p=None, input_forget=
     xp += _gate_major(b, 0, order)[:, None, :]
     rt = np.swapaxes(_gate_major(r, 0, order), -1, -2)                          # [4, H, H]
     f, g, hf = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    return _lstm_step(xp, h, c, rt, f, g, hf, p=None if p is None else p.reshape(3, hidden), input_forget=input_forget)
+    return _lstm_step(xp, h, c, rt, f, g, hf, p=None if p is None else p.reshape(3, 1, hidden),
+                      input_forget=input_forget)
 
 
 @np.errstate(all="ignore")
