@@ -40,14 +40,16 @@ def _softplus(x):
 # erf in f64 for Gelu, within 2 ulps of the C library's, in a fixed number of passes over each element: the
 # Taylor expansion around the nearest multiple c of 1/16 in [0, 6] (|a - c| <= 1/32), 10 terms,
 #   erf(c + d) = erf(c) + sum_{n>=1} erf^(n)(c) d^n / n!,  erf^(n)(c) = 2/sqrt(pi) (-1)^(n-1) H_{n-1}(c) exp(-c^2)
-# (H the physicists' Hermite polynomials; the remainder is below 1e-18), from c = 1 on of erfc = 1 - erf (the
-# same terms negated), so that 1 - erfc rounds as erf does near 1. Beyond 6, erf rounds to 1 in f64
-# (erfc(6) = 2.2e-17). The table is built once, from math.erf/erfc and the Hermite recurrence.
+# (H the physicists' Hermite polynomials; the remainder is below 1e-18). From c = 1 on, the sum is of erf - 1 =
+# -erfc (the constant term -erfc(c)), and 1 is added last, so that erf rounds as 1 - erfc does near 1. Beyond 6,
+# erf rounds to 1 in f64 (erfc(6) = 2.2e-17): |x| is taken as 6 there. The table is built once, from
+# math.erf/erfc and the Hermite recurrence.
 _ERF_STEP, _ERF_TERMS, _ERF_CENTRES, _ERFC_FROM = 1 / 16, 10, 97, 16    # centres 0, 1/16, ..., 6; erfc from 1
 
 
-def _erf_taylor_table() -> np.ndarray:
-    """[term, centre]: erf^(n)(c) / n! (erfc's from centre _ERFC_FROM on)."""
+def _erf_taylor_table() -> tuple[np.ndarray, np.ndarray]:
+    """[term, centre]: erf^(n)(c) / n! (the constant term erf(c) - 1 from centre _ERFC_FROM on), and the
+    constant added after the sum, per centre (0, or 1 from _ERFC_FROM on)."""
     columns = []
     for k in range(_ERF_CENTRES):
         c = k * _ERF_STEP
@@ -56,25 +58,23 @@ def _erf_taylor_table() -> np.ndarray:
             h.append(2 * c * h[j] - 2 * j * h[j - 1])
         g = 2 / math.sqrt(math.pi) * math.exp(-c * c)
         terms = [g * (-1) ** (n - 1) * h[n - 1] / math.factorial(n) for n in range(1, _ERF_TERMS)]
-        columns.append([math.erf(c)] + terms if k < _ERFC_FROM else [math.erfc(c)] + [-t for t in terms])
-    return np.array(columns).T.copy()
+        columns.append([math.erf(c) if k < _ERFC_FROM else -math.erfc(c)] + terms)
+    return np.array(columns).T.copy(), (np.arange(_ERF_CENTRES) >= _ERFC_FROM).astype(np.float64)
 
 
-_ERF_TAYLOR = _erf_taylor_table()
+_ERF_TAYLOR, _ERF_ONE = _erf_taylor_table()
 
 
 def _erf(z):
     """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
-    a = np.abs(z)
+    a = np.minimum(np.abs(z), 6.0)
     k = np.rint(np.fmin(a * (1 / _ERF_STEP), _ERF_CENTRES - 1)).astype(np.intp)   # NaN -> the last centre
-    coefficients = np.take(_ERF_TAYLOR, k, axis=1)
     d = a - k * _ERF_STEP                                    # NaN stays NaN through the sum
-    y = coefficients[-1].copy()
-    for c in coefficients[-2::-1]:                           # Horner's rule
+    y = _ERF_TAYLOR[-1].take(k)
+    for row in _ERF_TAYLOR[-2::-1]:                          # Horner's rule
         y *= d
-        y += c
-    np.subtract(1.0, y, out=y, where=k >= _ERFC_FROM)        # erf = 1 - erfc there
-    y[a >= 6] = 1.0
+        y += row.take(k)
+    y += _ERF_ONE.take(k)                                    # erf = 1 - erfc from 1 on
     return np.copysign(y, z, out=y)
 
 
