@@ -70,10 +70,11 @@ def _erf(z):
     a = np.minimum(np.abs(z), 6.0)
     k = np.rint(np.fmin(a * (1 / _ERF_STEP), _ERF_CENTRES - 1)).astype(np.intp)   # NaN -> the last centre
     d = a - k * _ERF_STEP                                    # NaN stays NaN through the sum
-    y = _ERF_TAYLOR[-1].take(k)
-    for row in _ERF_TAYLOR[-2::-1]:                          # Horner's rule
+    coefficients = np.take(_ERF_TAYLOR, k, axis=1)          # [term, element]
+    y = coefficients[-1].copy()
+    for c in coefficients[-2::-1]:                           # Horner's rule
         y *= d
-        y += row.take(k)
+        y += c
     y += _ERF_ONE.take(k)                                    # erf = 1 - erfc from 1 on
     return np.copysign(y, z, out=y)
 
