@@ -61,6 +61,27 @@ def test_pad_value_and_crop_below_zero():
                                                              np.array([0, -3])], {"pad_mode": "edge"})] == ["[3,?]"]
 
 
+@pytest.mark.parametrize("mode", ["constant", "edge"])
+@pytest.mark.parametrize("begin", [2**63 - 1, -(2**63 - 1), 2**62 + 5, -(2**62) - 3, 4, -2])
+def test_pad_near_the_int64_limits_reads_as_the_spec_says(mode, begin):
+    """Output o of an axis reads input o - pads_begin (clamped for edge, the pad value outside for constant),
+    in exact integers: pads near +-2^63 that cancel (begin + end = 0 or small) crop to the right positions
+    instead of wrapping around in int64. (OpenVINO's shape inference gives [3, 4]; its CPU plugin crashes on
+    such pads, so the oracle is this transcription of the spec.)"""
+    end = -begin + (1 if abs(begin) < 10 else 0)
+    n = DATA.shape[1]
+    size = max(begin + n + end, 0)
+    want = np.zeros((3, size), DATA.dtype)
+    for o in range(size):
+        i = o - begin                                      # Python ints: exact
+        if mode == "edge":
+            want[:, o] = DATA[:, min(max(i, 0), n - 1)]
+        elif 0 <= i < n:
+            want[:, o] = DATA[:, i]
+    got = run("Pad-12", DATA, np.array([0, begin], np.int64), np.array([0, end], np.int64), pad_mode=mode)
+    np.testing.assert_array_equal(got, want)
+
+
 # --- Gather-8: the spec's examples ----------------------------------------------------------------------
 def test_gather_8_spec_examples():
     g = lambda d, i, axis, b: run("Gather-8", np.array(d), np.array(i), np.array(axis), batch_dims=b)  # noqa: E731

@@ -203,7 +203,9 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode):
         return np.full(out_shape, value, data.dtype)
     index, outside = [], np.zeros(out_shape, bool)
     for axis, (b, n, size) in enumerate(zip(pb, data.shape, out_shape)):
-        i = np.arange(size) - b
+        # o - b in int64 for b within n + size of 0; further off, every o lies as far out as at that bound
+        # (constant and edge; the shape rule bounds reflect's and symmetric's pads by n): no wrap-around
+        i = np.arange(size) - min(max(b, -(n + size)), n + size)
         if pad_mode == "constant":
             miss = (i < 0) | (i >= n)
             outside |= miss.reshape([-1 if k == axis else 1 for k in range(len(out_shape))])
