@@ -304,6 +304,30 @@ def test_in_place_never_writes_what_is_still_read(tmp_path):
     assert np.array_equal(r_out, np.maximum(kept, 0)), "a Result's value is never written"
 
 
+def test_a_plan_runs_its_kernels_quietly(tmp_path):
+    """A plan runs inside one np.errstate(all="ignore") and calls the kernels that `quiet` wraps bare (their
+    `.raw`): on infinities and NaNs (inf - inf, 0 * inf, overflow) a planned run warns no more than a run
+    without plans, and gives its bits."""
+    import warnings
+    x = o15.parameter([2, 3, 4], ov.Type.f32, name="x")
+    mm = o15.matmul(x, o15.constant(np.full((4, 4), 3e38, np.float32)), False, False)
+    s = o15.add(mm, o15.multiply(x, o15.constant(np.float32(0))))
+    y = o15.mvn(o15.gelu(s, "erf"), o15.constant(np.array([-1], np.int64)), True, 1e-5, "inside_sqrt")
+    model = _save(tmp_path, "quiet", [o15.result(y)], [x])
+    data = np.array([np.inf, -np.inf, np.nan, 1, -1, 0] * 4, np.float32).reshape(2, 3, 4)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        want = _node_by_node(model, {"x": data})
+        for _ in range(3):
+            assert _same(model.run({"x": data}), want)
+    assert not caught, [str(w.message) for w in caught]
+    (plan,) = model._executor.plans.values()
+    from opref.runtime.kernels import KERNELS
+    raw = {model._executor.graph.nodes[st[7]].schema.name for st in plan.steps
+           if st[0] is getattr(KERNELS[model._executor.graph.nodes[st[7]].op], "raw", None)}
+    assert {"MatMul", "Gelu", "MVN"} <= raw, raw
+
+
 # --- run_op ----------------------------------------------------------------------------------------
 @pytest.fixture
 def cold():

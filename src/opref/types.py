@@ -186,13 +186,22 @@ def element_type_of(array) -> str:
     return element_type(np.asanyarray(array)).name
 
 
+_ACCUMULATORS: dict = {}        # numpy dtype -> accumulator_dtype, looked up once per dtype
+
+
 def accumulator_dtype(dtype) -> np.dtype:
     """The dtype a kernel sums in: f32 for floats narrower than 32 bits (then rounded back, as
     OpenVINO's CPU plugin computes them), the type itself otherwise (integers wrap)."""
+    known = isinstance(dtype, np.dtype)
+    if known:
+        acc = _ACCUMULATORS.get(dtype)
+        if acc is not None:
+            return acc
     t = element_type(dtype)
-    if t.is_float and t.bits < 32:
-        return np.dtype(np.float32)
-    return t.dtype
+    acc = np.dtype(np.float32) if t.is_float and t.bits < 32 else t.dtype
+    if known:
+        _ACCUMULATORS[dtype] = acc
+    return acc
 
 
 def pack(array, et) -> bytes:

@@ -3,6 +3,7 @@ are broadcast the way its `auto_broadcast` says (NumPy broadcasting, after pdpd 
 input's dims at its axis), then a NumPy function computes."""
 from __future__ import annotations
 
+import functools
 from typing import Callable, Sequence
 
 import numpy as np
@@ -22,13 +23,43 @@ def broadcast_pair(a: np.ndarray, b: np.ndarray, auto_broadcast: str,
 
 
 def unary(fn: Callable[[np.ndarray], np.ndarray], attrs: Sequence[str] = ()) -> Callable:
-    """A kernel `k(data, **attrs)` computing fn(data, **attrs)."""
-    return with_signature(lambda data, **kw: fn(data, **kw), ["data"], attrs)
+    """A kernel `k(data, **attrs)` computing fn(data, **attrs) (and its `.raw` over fn's, see `quiet`)."""
+    def make(f):
+        return with_signature(lambda data, **kw: f(data, **kw), ["data"], attrs)
+    return _with_raw(make, fn)
 
 
 def binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], attrs: Sequence[str] = ()) -> Callable:
-    """A kernel `k(a, b, *, auto_broadcast, **attrs)` computing fn(a, b, **attrs) on the broadcast pair."""
-    def kernel(a, b, *, auto_broadcast, **kw):
-        a, b = broadcast_pair(a, b, auto_broadcast)
-        return fn(a, b, **kw)
-    return with_signature(kernel, ["a", "b"], ["auto_broadcast", *attrs])
+    """A kernel `k(a, b, *, auto_broadcast, **attrs)` computing fn(a, b, **attrs) on the broadcast pair
+    (and its `.raw` over fn's, see `quiet`)."""
+    def make(f):
+        def kernel(a, b, *, auto_broadcast, **kw):
+            a, b = broadcast_pair(a, b, auto_broadcast)
+            return f(a, b, **kw)
+        return with_signature(kernel, ["a", "b"], ["auto_broadcast", *attrs])
+    return _with_raw(make, fn)
+
+
+def _with_raw(make: Callable, fn: Callable) -> Callable:
+    kernel = make(fn)
+    raw = getattr(fn, "raw", None)
+    if raw is not None:
+        kernel.raw = make(raw)
+    return kernel
+
+
+def quiet(fn: Callable, **errors) -> Callable:
+    """fn with NumPy's floating-point warnings off (all, or those named as np.errstate names them); fn itself
+    is kept as `.raw`, which a run plan calls inside its own errstate (runtime/executor.py). From NumPy 2 on,
+    np.errstate as a decorator keeps its state per call (so per thread) at half the cost of a `with` block;
+    NumPy 1's shares one instance's saved state between threads, so there every call enters its own block."""
+    errors = errors or {"all": "ignore"}
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        quieted = np.errstate(**errors)(fn)
+    else:
+        @functools.wraps(fn)
+        def quieted(*args, **kwargs):
+            with np.errstate(**errors):
+                return fn(*args, **kwargs)
+    quieted.raw = fn
+    return quieted

@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 
 from ...types import accumulator_dtype
-from ._elementwise import unary
+from ._elementwise import quiet, unary
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
@@ -20,11 +20,10 @@ def _wide(x: np.ndarray) -> np.ndarray:
 
 
 def _float(fn):
-    """fn computed on x widened to its compute type, the result rounded back to x's type."""
+    """fn computed on x widened to its compute type, the result rounded back to x's type (warnings off)."""
     def compute(x, **attrs):
-        with np.errstate(all="ignore"):
-            return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype, copy=False)
-    return compute
+        return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype, copy=False)
+    return quiet(compute)
 
 
 def _sigmoid(x):

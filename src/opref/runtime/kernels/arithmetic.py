@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import InputError
 from ...types import accumulator_dtype
 from ..limits import check_size
-from ._elementwise import binary, broadcast_pair, unary
+from ._elementwise import binary, broadcast_pair, quiet as _quiet, unary
 
 
 _ACCUMULATOR: dict = {}       # dtype -> accumulator_dtype(dtype), looked up once per dtype
@@ -124,19 +124,6 @@ def _in_type(fn, a, b):
 def _same_kernel(fn):
     """`_same(fn)` made once, for the kernel table: its warnings off through `_quiet` (cheaper per call)."""
     return _quiet(lambda a, b: _in_type(fn, a, b))
-
-
-def _quiet(fn):
-    """fn with NumPy's floating-point warnings off. From NumPy 2 on, np.errstate as a decorator keeps
-    its state per call (so per thread) at half the cost of a `with` block; NumPy 1's shares one
-    instance's saved state between threads, so there every call enters its own block."""
-    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
-        return np.errstate(all="ignore")(fn)
-
-    def quiet(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    return quiet
 
 
 def _divide(a, b, *, m_pythondiv):

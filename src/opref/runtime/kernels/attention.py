@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...types import accumulator_dtype
+from ._elementwise import quiet
 
 
-def scaled_dot_product_attention(query, key, value, attention_mask=None, scale=None, *, causal):
+def _attention(query, key, value, attention_mask=None, scale=None, *, causal):
+    """(Its kernel runs with the invalid/overflow/divide warnings off: a fully masked row is NaN, quietly.)"""
     acc = accumulator_dtype(query.dtype)
     q, k, v = (x.astype(acc, copy=False) for x in (query, key, value))
     L, S = q.shape[-2], k.shape[-2]
@@ -19,23 +21,22 @@ def scaled_dot_product_attention(query, key, value, attention_mask=None, scale=N
         s = acc.type(1) / np.sqrt(acc.type(q.shape[-1]))
     else:
         s = np.asarray(scale).astype(acc).reshape(())
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        logits = np.matmul(q, np.swapaxes(k, -1, -2)) * s
-        if causal:
-            logits = logits + np.triu(np.full((L, S), -np.inf, acc), k=1)
-        elif attention_mask is not None:
-            if attention_mask.dtype == np.bool_:
-                logits = logits + np.where(attention_mask, acc.type(0), acc.type(-np.inf))
-            else:
-                logits = logits + attention_mask.astype(acc, copy=False)
-        e = np.exp(logits - logits.max(axis=-1, keepdims=True, initial=-np.inf))
-        weights = e / e.sum(axis=-1, keepdims=True)
-        out = np.matmul(weights, v)
+    logits = np.matmul(q, np.swapaxes(k, -1, -2)) * s
+    if causal:
+        logits = logits + np.triu(np.full((L, S), -np.inf, acc), k=1)
+    elif attention_mask is not None:
+        if attention_mask.dtype == np.bool_:
+            logits = logits + np.where(attention_mask, acc.type(0), acc.type(-np.inf))
+        else:
+            logits = logits + attention_mask.astype(acc, copy=False)
+    e = np.exp(logits - np.maximum.reduce(logits, axis=-1, keepdims=True, initial=-np.inf))
+    weights = e / np.add.reduce(e, axis=-1, keepdims=True)
+    out = np.matmul(weights, v)
     return out.astype(query.dtype, copy=False)
 
 
 KERNELS = {
-    "ScaledDotProductAttention-13": scaled_dot_product_attention,
+    "ScaledDotProductAttention-13": quiet(_attention, invalid="ignore", over="ignore", divide="ignore"),
 }
 
 

@@ -14,10 +14,11 @@ import numpy as np
 from ...opset.matrix import ELLIPSIS, parse_einsum
 from ...errors import InputError
 from ...types import accumulator_dtype
+from ._elementwise import quiet
 
 
 # --- MatMul-1 ----------------------------------------------------------------------------------------
-def matmul(a, b, *, transpose_a, transpose_b):
+def _matmul(a, b, *, transpose_a, transpose_b):
     dtype = a.dtype
     acc = accumulator_dtype(dtype)
     x, y = a.astype(acc, copy=False), b.astype(acc, copy=False)
@@ -27,9 +28,11 @@ def matmul(a, b, *, transpose_a, transpose_b):
         y = np.swapaxes(y, -1, -2)
     # np.matmul has MatMul's rules: 1-D a is a row vector, 1-D b a column vector, and the inserted
     # axes are dropped; batch axes broadcast.
-    with np.errstate(over="ignore", invalid="ignore"):
-        out = np.matmul(x, y)
-    return np.asarray(out).astype(dtype, copy=False)
+    out = np.matmul(x, y)
+    return out if type(out) is np.ndarray and out.dtype == dtype else np.asarray(out).astype(dtype, copy=False)
+
+
+matmul = quiet(_matmul, over="ignore", invalid="ignore")
 
 
 # --- Einsum-7 ----------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def _check_range(op, port, idx, n, negative=True, what="indices"):
 
 
 def _ints(x):
-    return [int(v) for v in np.asarray(x).reshape(-1)]
+    return [int(v) for v in np.asarray(x).reshape(-1).tolist()]
 
 
 # SpaceToBatch, BatchToSpace and DepthToSpace move each block offset b (a tuple, one entry per
@@ -124,8 +124,8 @@ def col2im(data, output_size, kernel_size, *, strides, dilations, pads_begin, pa
 
 
 def transpose(data, input_order):
-    order = _ints(input_order)
-    return np.transpose(data, order if order else None)
+    order = np.asarray(input_order).reshape(-1).tolist()
+    return data.transpose(order) if order else data.transpose()
 
 
 def _zero(dtype):

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ...types import element_type
+from ._elementwise import quiet
 
 
 def _ct(dtype) -> np.dtype:
@@ -51,7 +52,6 @@ def _centered(x, axes):
     return centered, _mean(np.square(centered), axes)
 
 
-@np.errstate(all="ignore")     # NaN/inf follow IEEE arithmetic (no warnings)
 def _mvn(data, axes, normalize_variance, eps, inside):
     ct = _ct(data.dtype)
     x = data.astype(ct, copy=False)
@@ -150,5 +150,5 @@ WORKSPACE = {name: _workspace for name in ("BatchNormInference-1", "BatchNormInf
 
 
 KERNELS = {"BatchNormInference-1": batch_norm_inference_1, "BatchNormInference-5": batch_norm_inference_5,
-           "MVN-1": mvn_1, "MVN-6": mvn_6, "NormalizeL2-1": normalize_l2, "GRN-1": grn,
+           "MVN-1": quiet(mvn_1), "MVN-6": quiet(mvn_6), "NormalizeL2-1": normalize_l2, "GRN-1": grn,
            "GroupNormalization-12": group_normalization, "LRN-1": lrn}

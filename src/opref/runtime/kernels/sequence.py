@@ -10,6 +10,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...types import accumulator_dtype
+from ._elementwise import quiet
 
 
 def _sigmoid(x, out=None):
@@ -153,7 +154,6 @@ def _reverse_index(lengths, t_max):
     return np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
 
 
-@np.errstate(all="ignore")      # NaN/inf follow IEEE arithmetic (inf * 0 in a product is NaN, quietly)
 def _sequence(step, x, states, sequence_lengths, project, direction):
     """Runs `step(xp_t, *states) -> new states` over time for every direction at once, where xp_t = x_t W^T + b
     is step t of project(xs) (xs: every direction's inputs in its time order [D, T, N, I], in the compute type).
@@ -428,9 +428,10 @@ WORKSPACE = {"LSTMSequence-5": _sequence_workspace, "GRUSequence-5": _sequence_w
 
 
 KERNELS = {
-    "LSTMSequence-5": lstm_sequence,
-    "GRUSequence-5": gru_sequence,
-    "RNNSequence-5": rnn_sequence,
+    # NaN/inf follow IEEE arithmetic (inf * 0 in a product is NaN, quietly)
+    "LSTMSequence-5": quiet(lstm_sequence),
+    "GRUSequence-5": quiet(gru_sequence),
+    "RNNSequence-5": quiet(rnn_sequence),
     "LSTMCell-4": lstm_cell_4,
     "LSTMCell-1": lstm_cell_1,
     "GRUCell-3": gru_cell,
