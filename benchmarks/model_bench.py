@@ -15,6 +15,7 @@ from .common import (DASH, fmt, max_abs_diff, measure, onnxruntime_session, open
 from .models import LIGHT_NAMES, ONNX_MODELS, model_path, onnx_path, random_inputs
 
 ALL = (*LIGHT_NAMES, "transformer_block", "lstm", "movement", "movement_batch")
+MIN_TIME = 0.2      # s of timed runs at least (up to 200 runs): a model of a few hundred us is timed over many calls
 QUICK = ("squeezenet", "resnet50", "transformer_block", "lstm", "movement", "movement_batch")
 REPO = Path(__file__).resolve().parent.parent
 
@@ -45,20 +46,20 @@ def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
 
     progress(f"{name}: load")
     core = openvino_core()
-    row["opref_load_ms"] = measure(lambda: opref.load(xml), repeat)[0].ms
-    row["ov_read_model_ms"] = measure(lambda: core.read_model(str(xml)), repeat)[0].ms
+    row["opref_load_ms"] = measure(lambda: opref.load(xml), repeat, min_time=MIN_TIME)[0].ms
+    row["ov_read_model_ms"] = measure(lambda: core.read_model(str(xml)), repeat, min_time=MIN_TIME)[0].ms
     model = opref.load(xml)
     feeds = random_inputs(model, name)
 
     progress(f"{name}: opref")
-    timing, ours = measure(lambda: model.run(feeds), repeat)
+    timing, ours = measure(lambda: model.run(feeds), repeat, min_time=MIN_TIME)
     row["opref_ms"] = timing.ms
 
     progress(f"{name}: OpenVINO")
     compiled = core.compile_model(core.read_model(str(xml)), "CPU", openvino_config(threads))
     request = compiled.create_infer_request()
     ov_feeds = _by_name([p.any_name for p in compiled.inputs], feeds)
-    timing, result = measure(lambda: request.infer(ov_feeds), repeat)
+    timing, result = measure(lambda: request.infer(ov_feeds), repeat, min_time=MIN_TIME)
     row["openvino_ms"] = timing.ms
     row["max_abs_diff_vs_openvino"] = max_abs_diff(ours.values(), [np.asarray(result[o]) for o in compiled.outputs])
 
@@ -67,7 +68,7 @@ def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
         progress(f"{name}: onnxruntime")
         session = onnxruntime_session(onnx_path(name), threads)
         ort_feeds = _by_name([i.name for i in session.get_inputs()], feeds)
-        row["onnxruntime_ms"] = measure(lambda: session.run(None, ort_feeds), repeat)[0].ms
+        row["onnxruntime_ms"] = measure(lambda: session.run(None, ort_feeds), repeat, min_time=MIN_TIME)[0].ms
 
         progress(f"{name}: onnx.reference")
         with tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +110,8 @@ def render(rows: list[dict], threads: int) -> str:
     body = []
     for r in rows:
         small = r["bin_bytes"] < 1 << 20     # a ratio to a few kB of weights says nothing
-        body.append([r["model"], fmt(r["opref_ms"], ".1f"), fmt(r["openvino_ms"], ".2f"), fmt(r["onnxruntime_ms"], ".2f"),
+        ms = lambda v: fmt(v, ".3f" if v is not None and v < 1 else ".2f")  # noqa: E731  (sub-ms models: us)
+        body.append([r["model"], ms(r["opref_ms"]), ms(r["openvino_ms"]), ms(r["onnxruntime_ms"]),
                      fmt(r["reference_ms"], ".1f"), fmt(ratio(r["opref_ms"], r["onnxruntime_ms"]), ".1f"),
                      fmt(ratio(r["reference_ms"], r["opref_ms"]), ".2f"),
                      fmt(mb(r.get("run_heap_peak_bytes")), ".2f"), fmt(mb(r.get("first_run_rss_peak_bytes")), ".1f"),
@@ -120,8 +122,9 @@ def render(rows: list[dict], threads: int) -> str:
                      fmt(r["max_abs_diff_vs_openvino"], ".1e")])
     method = next((r["memory_method"] for r in rows if r.get("memory_method")), "not measured")
     notes = [
-        f"Models: median ms per inference after a warm-up, {threads} thread(s) for every runtime. opref and OpenVINO CPU",
-        "(f32 precision hint) run the IR; onnxruntime (ORT) and onnx.reference.ReferenceEvaluator (RefEval, fewer repeats",
+        f"Models: median ms per inference after a warm-up, {threads} thread(s) for every runtime, over {MIN_TIME:g} s of runs at",
+        "least (up to 200; load and read_model too). opref and OpenVINO CPU (f32 precision hint) run the IR;",
+        "onnxruntime (ORT) and onnx.reference.ReferenceEvaluator (RefEval, fewer repeats",
         "when slow) run the ONNX original the IR was converted from ('—': no ONNX twin, or one RefEval run over the limit).",
         "run heap: tracemalloc peak of a warm Model.run (its 3rd) in a fresh process, minus what was traced before it:",
         "  the most bytes of intermediates and outputs alive at once (NumPy reports its buffers to tracemalloc; BLAS",

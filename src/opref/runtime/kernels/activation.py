@@ -64,11 +64,16 @@ def _erf_taylor_table() -> tuple[np.ndarray, np.ndarray]:
 _ERF_TAYLOR, _ERF_ONE = _erf_taylor_table()
 
 
+# the scalars of _erf and _gelu as f64 NumPy scalars (a Python number costs NumPy a conversion per call)
+_SIX, _PER_STEP, _STEP, _LAST = (np.float64(v) for v in (6, 1 / _ERF_STEP, _ERF_STEP, _ERF_CENTRES - 1))
+_SQRT2, _ONE, _HALF = np.sqrt(np.float64(2)), np.float64(1), np.float64(0.5)
+
+
 def _erf(z):
     """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
-    a = np.minimum(np.abs(z), 6.0)
-    k = np.rint(np.fmin(a * (1 / _ERF_STEP), _ERF_CENTRES - 1)).astype(np.intp)   # NaN -> the last centre
-    d = a - k * _ERF_STEP                                    # NaN stays NaN through the sum
+    a = np.minimum(np.abs(z), _SIX)
+    k = np.rint(np.fmin(a * _PER_STEP, _LAST)).astype(np.intp)   # NaN -> the last centre
+    d = a - k * _STEP                                        # NaN stays NaN through the sum
     coefficients = np.take(_ERF_TAYLOR, k, axis=1)          # [term, element]
     y = coefficients[-1].copy()
     for c in coefficients[-2::-1]:                           # Horner's rule
@@ -99,10 +104,10 @@ def _gelu(x, approximation_mode="erf"):
     xs, ys = x.reshape(-1), out.reshape(-1)
     for i in range(0, x.size, _ERF_BLOCK):
         w = xs[i:i + _ERF_BLOCK].astype(np.float64)
-        t = _erf(w / np.sqrt(2.0))
-        t += 1
+        t = _erf(w / _SQRT2)
+        t += _ONE
         t *= w
-        t *= 0.5
+        t *= _HALF
         ys[i:i + _ERF_BLOCK] = t            # rounded to x's type
     return out
 
