@@ -54,8 +54,8 @@ def _node_by_node(model, feeds: dict) -> dict:
 def _bound_ops(model) -> set[str]:
     """The op types of the top-level steps the model's plans bind."""
     ex = model._executor
-    return {ex.graph.nodes[st[7]].schema.name for plan in ex.plans.values() for st in plan.steps
-            if st[0] is not None}
+    return {ex.graph.nodes[st.index].schema.name for plan in ex.plans.values() for st in plan.steps
+            if st.kernel is not None}
 
 
 def _bound_steps(model) -> int:
@@ -63,7 +63,7 @@ def _bound_steps(model) -> int:
     todo, count = [model._executor], 0
     while todo:
         ex = todo.pop()
-        count += sum(1 for plan in ex.plans.values() for st in plan.steps if st[0] is not None)
+        count += sum(1 for plan in ex.plans.values() for st in plan.steps if st.kernel is not None)
         todo.extend(ex._bodies.values())
     return count
 
@@ -187,7 +187,7 @@ def test_feeds_are_still_checked_after_a_plan():
 def _step_ops(model) -> list[str]:
     """The op types of the top-level steps of the model's plan (bound or not)."""
     (plan,) = model._executor.plans.values()
-    return [model._executor.graph.nodes[st[7]].schema.name for st in plan.steps]
+    return [model._executor.graph.nodes[st.index].schema.name for st in plan.steps]
 
 
 def test_values_the_signature_fixes_are_computed_once():
@@ -234,14 +234,14 @@ def test_only_small_fixed_values_are_kept(tmp_path, monkeypatch):
         data = np.full((rows, 64), 2, np.float32)
         for _ in range(3):
             assert np.array_equal(list(model.run([data]).values())[0], np.full((rows, 64), 3, np.float32))
-    ops = [[model._executor.graph.nodes[st[7]].schema.name for st in p.steps]
+    ops = [[model._executor.graph.nodes[st.index].schema.name for st in p.steps]
            for p in model._executor.plans.values()]
     assert sorted(("Broadcast" in o) for o in ops) == [False, True], ops
 
 
 def _in_place_steps(model) -> list[str]:
     (plan,) = model._executor.plans.values()
-    return [model._executor.graph.nodes[st[7]].schema.name for st in plan.steps if st[12] is not None]
+    return [model._executor.graph.nodes[st.index].schema.name for st in plan.steps if st.into is not None]
 
 
 def _heap_peak(model, feeds) -> int:
@@ -323,8 +323,8 @@ def test_a_plan_runs_its_kernels_quietly(tmp_path):
     assert not caught, [str(w.message) for w in caught]
     (plan,) = model._executor.plans.values()
     from opref.runtime.kernels import KERNELS
-    raw = {model._executor.graph.nodes[st[7]].schema.name for st in plan.steps
-           if st[0] is getattr(KERNELS[model._executor.graph.nodes[st[7]].op], "raw", None)}
+    raw = {model._executor.graph.nodes[st.index].schema.name for st in plan.steps
+           if st.kernel is getattr(KERNELS[model._executor.graph.nodes[st.index].op], "raw", None)}
     assert {"MatMul", "Gelu", "MVN"} <= raw, raw
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import itemgetter
 from sys import getrefcount
-from typing import Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -146,6 +146,24 @@ _SOLE_COUNTS = _sole_counts()
 # a node's kind in a run: "parameter" (fed), "stored" (a Constant), "folded" (computed from constants
 # only, once), "read"/"write" (a variable's ReadValue/Assign), "compute"
 _KINDS = {"parameter": "parameter", "constant": "stored"}
+
+
+class _Step(NamedTuple):
+    """One step of a plan (a tuple: `_run_plan` unpacks it in one go)."""
+    kernel: Callable | None        # the bound kernel (FIRST_OUTPUT's where only output 0 is read); None: `step`
+    keywords: dict | None          # its keyword attributes
+    dtype: np.dtype | None         # type and shape of a lone output (None: checked by `call`)
+    shape: tuple | None
+    call: BoundCall | None         # checks other outputs
+    get: Callable | None           # itemgetter of the input slots
+    one: bool                      # one input: `get` gives it alone
+    index: int                     # the node's index in the graph
+    ins: tuple                     # input slots
+    out0: int                      # the slot of output 0 when it is the only one read (0: see outs)
+    outs: tuple                    # (output index, slot) of the outputs read
+    free: tuple                    # slots freed after the step
+    into: Callable | None          # the in-place twin (kernels INTO), or None
+    at: int                        # the slot whose buffer `into` may write
 
 
 class _Plan:
@@ -405,8 +423,8 @@ class Executor:
                     outs_i = self.out_slots[i]
                     out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0
                     if call is None or not ins:
-                        steps.append((None, None, None, None, None, None, False, i, ins, 0, outs_i,
-                                      self.free_slots[i], None, 0))
+                        steps.append(_Step(None, None, None, None, None, None, False, i, ins, 0, outs_i,
+                                           self.free_slots[i], None, 0))
                     else:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
@@ -415,8 +433,8 @@ class Executor:
                         into, at = self._in_place(node, ins, args, out0, dtype, shape, self.free_slots[i])
                         # a plan runs inside np.errstate(all="ignore"): kernels quieted by `quiet` run bare
                         run, into = getattr(run, "raw", run), getattr(into, "raw", into)
-                        steps.append((run, call.keywords, dtype, shape, call, itemgetter(*ins),
-                                      len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i], into, at))
+                        steps.append(_Step(run, call.keywords, dtype, shape, call, itemgetter(*ins),
+                                           len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i], into, at))
         if peak > self.peak_live:
             self.peak_live = peak
         if state is not None:
