@@ -239,7 +239,7 @@ class _Reader:
 
     def node(self, layer: _Layer) -> Node:
         el, schema = layer.el, layer.schema
-        data = el.find("data")
+        data, ins, outs, rt_info = _first_children(el, ("data", "input", "output", "rt_info"))
         raw = dict(data.attrib) if data is not None else {}
         constant = schema.role == "constant"
         storage = {k: raw.pop(k) for k in ("offset", "size") if constant and k in raw}
@@ -248,8 +248,8 @@ class _Reader:
         bound = self.bound_attrs.get(memo_key)
         if bound is None:
             bound = self.bound_attrs[memo_key] = self.bind(layer, raw)
-        node = Node(layer.id, layer.name, schema, dict(bound), rt_info=el.find("rt_info"))
-        self.ports(layer, node)
+        node = Node(layer.id, layer.name, schema, dict(bound), rt_info=rt_info)
+        self.ports(layer, node, ins, outs)
         if constant:
             node.value = self.constant(layer, bound, storage)
         if schema.name in SUBGRAPH_OPS:
@@ -279,9 +279,8 @@ class _Reader:
         except OprefError as e:
             raise type(e)(f"{layer.where()}: {e}") from None
 
-    def ports(self, layer: _Layer, node: Node):
-        ins = layer.el.find("input")
-        outs = layer.el.find("output")
+    def ports(self, layer: _Layer, node: Node, ins, outs):
+        """The <port>s of the layer's <input> and <output> elements (None: absent)."""
         ids = set()
 
         def port_id(p, what):
@@ -297,10 +296,10 @@ class _Reader:
             ids.add(pid)
             return pid
 
-        for i, p in enumerate([] if ins is None else ins.findall("port")):
+        for i, p in enumerate(_children(ins, "port")):
             pid = port_id(p, "input")
             layer.in_ports[pid] = i
-            node.input_dims.append(_dims(p, layer))
+            node.input_dims.append(_dims(p, layer, [d.text for d in p if d.tag == "dim"]))
         node.inputs = [None] * len(layer.in_ports)
         if (node.schema, len(node.inputs)) not in self.port_counts:
             try:
@@ -308,8 +307,15 @@ class _Reader:
             except OprefError as e:
                 raise ModelError(f"{layer.where()}: {e}") from None
             self.port_counts.add((node.schema, len(node.inputs)))
-        for k, p in enumerate([] if outs is None else outs.findall("port")):
+        for k, p in enumerate(_children(outs, "port")):
             pid = port_id(p, "output")
+            texts, rt_info = [], None
+            for d in p:
+                tag = d.tag
+                if tag == "dim":
+                    texts.append(d.text)
+                elif tag == "rt_info" and rt_info is None:
+                    rt_info = d
             layer.out_ports[pid] = k
             prec = p.get("precision")
             et = None
@@ -317,8 +323,7 @@ class _Reader:
                 et = element_type_of_precision(prec)
                 if et is None:
                     raise ModelError(f"{layer.where()}: output port {pid} has unknown precision {prec!r}")
-            node.outputs.append(OutputPort(split_names(p.get("names", "")), et, _dims(p, layer),
-                                           p.find("rt_info")))
+            node.outputs.append(OutputPort(split_names(p.get("names", "")), et, _dims(p, layer, texts), rt_info))
         declared = node.schema.outputs
         variadic = bool(declared) and declared[-1].variadic
         n = len(node.outputs)
@@ -435,9 +440,25 @@ def _port_id(layer: _Layer, index: int) -> int:
     return next((pid for pid, i in layer.in_ports.items() if i == index), index)
 
 
-def _dims(port, layer: _Layer) -> tuple[int, ...]:
-    """Declared dims: an int, or -1 for any non-static dim (written -1, "?" or an interval "1..10")."""
-    texts = [d.text for d in port.iterfind("dim")]
+def _first_children(el, tags: tuple[str, ...]) -> list:
+    """The first child element of el with each tag (None where there is none), in one pass: what
+    el.find(tag) gives for each."""
+    found = dict.fromkeys(tags)
+    for child in el:
+        tag = child.tag
+        if tag in found and found[tag] is None:
+            found[tag] = child
+    return list(found.values())
+
+
+def _children(el, tag: str) -> list:
+    """el's child elements with this tag, in order (el.findall(tag)); none for el None."""
+    return [] if el is None else [c for c in el if c.tag == tag]
+
+
+def _dims(port, layer: _Layer, texts: list) -> tuple[int, ...]:
+    """Declared dims (texts: those of the port's <dim> children): an int, or -1 for any non-static dim
+    (written -1, "?" or an interval "1..10")."""
     try:                                   # the common case: every dim a plain integer >= -1
         dims = tuple(map(int, texts))
         if not dims or (min(dims) >= -1 and max(dims) <= _INT64_MAX):
@@ -445,8 +466,8 @@ def _dims(port, layer: _Layer) -> tuple[int, ...]:
     except (TypeError, ValueError):
         pass
     out = []
-    for d in port.iterfind("dim"):
-        text = d.text or ""
+    for text in texts:
+        text = text or ""
         try:
             v = int(text)
         except ValueError:
