@@ -24,7 +24,7 @@ from ..errors import ModelError, OprefError, UnknownOpError
 from ..opset.schema import OpSchema
 from ..runtime.graph import Graph, InputMap, Node, OutputMap, OutputPort, PortMap, Source, topological_order
 from ..shapes import Dimension
-from ..types import ELEMENT_TYPES, element_type, packed_size, unpack
+from ..types import element_type, packed_size, unpack
 from .spelling import UNDECLARED, element_type_of_precision, resolve_op, schema_attr_text
 
 MAX_XML_BYTES = 1 << 30           # a larger model.xml is refused before parsing
