@@ -270,8 +270,8 @@ def test_a_chain_runs_in_place(tmp_path, monkeypatch):
     want = _node_by_node(model, {"x": data})
     for _ in range(3):
         assert _same(model.run({"x": data}), want)
-    # Relu's input, the feed, is nothing's after it too: a candidate, refused on every run (its caller holds it)
-    assert _in_place_steps(model) == ["Relu", "Add", "Multiply"]
+    # (Relu's input is the feed: never a candidate, its caller holds it)
+    assert _in_place_steps(model) == ["Add", "Multiply"]
     assert np.array_equal(data, kept), "a feed is never written"
     in_place = _heap_peak(model, {"x": data})
     monkeypatch.setattr(executor, "_SOLE_COUNTS", False)

@@ -167,12 +167,13 @@ class _Step(NamedTuple):
 
 
 class _Plan:
-    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live", "limits")
+    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live", "limits", "bare")
 
-    def __init__(self, steps, initial, param_slots, result_slots, peak_live, limit):
+    def __init__(self, steps, initial, param_slots, result_slots, peak_live, limit, bare):
         self.steps, self.initial, self.param_slots = steps, initial, param_slots
         self.result_slots, self.peak_live = result_slots, peak_live
         self.limits = limit                   # the limits its steps were checked under (runtime/limits.py)
+        self.bare = bare                      # some step calls a kernel without its errstate (`.raw`)
 
 
 class Executor:
@@ -261,14 +262,10 @@ class Executor:
         if sig is not None:
             plan = self.plans.get(sig)
             if plan is not None:
-                with np.errstate(all="ignore"):          # (the steps call kernels without their own: .raw)
-                    if plan.limits.time_budget is None or (scope is not None and scope.deadline is not None):
-                        return self._run_plan(plan, feeds, state, None if scope is None else scope.deadline)
-                    started = limits.start_run(plan.limits, pin=True)
-                    try:
-                        return self._run_plan(plan, feeds, state, limits.deadline())
-                    finally:
-                        limits.end_run(started)
+                if not plan.bare:
+                    return self._planned(plan, feeds, state, scope)
+                with np.errstate(all="ignore"):          # (steps call kernels without their own: .raw)
+                    return self._planned(plan, feeds, state, scope)
             if sig not in self.seen:              # a signature's first run: no plan yet (a model run
                 if len(self.seen) >= 4 * PLANS_KEPT:    # once, as a conformance case is, pays nothing for it)
                     self.seen.clear()
@@ -278,6 +275,15 @@ class Executor:
         started = limits.start_run(limit, pin=True)     # (the nodes' checks read `limit`, not the environment)
         try:
             return self._run_nodes(feeds, state, sig, limit)
+        finally:
+            limits.end_run(started)
+
+    def _planned(self, plan: _Plan, feeds, state, scope) -> list[np.ndarray]:
+        if plan.limits.time_budget is None or (scope is not None and scope.deadline is not None):
+            return self._run_plan(plan, feeds, state, None if scope is None else scope.deadline)
+        started = limits.start_run(plan.limits, pin=True)
+        try:
+            return self._run_plan(plan, feeds, state, limits.deadline())
         finally:
             limits.end_run(started)
 
@@ -358,6 +364,8 @@ class Executor:
             fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
             fixed_value = [False] * self.n_slots     # ... and its value
             folded_bytes = 0                         # of the values the plan keeps (FOLD_BYTES at most)
+            computed: set[int] = set()               # slots a step writes (not fed, not kept in the plan)
+            bare = False                             # some step calls a kernel's `.raw`
         for i, node in enumerate(graph.nodes):
             if deadline is not None and clock() > deadline:
                 raise limits.over_time(node.where())
@@ -425,16 +433,21 @@ class Executor:
                     if call is None or not ins:
                         steps.append(_Step(None, None, None, None, None, None, False, i, ins, 0, outs_i,
                                            self.free_slots[i], None, 0))
+                        computed.update(s for _, s in outs_i)
                     else:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
                         if out0 and lean is not None and call.expect:      # nothing reads the later outputs
                             run, (dtype, shape) = lean, call.expect[0]
-                        into, at = self._in_place(node, ins, args, out0, dtype, shape, self.free_slots[i])
-                        # a plan runs inside np.errstate(all="ignore"): kernels quieted by `quiet` run bare
+                        into, at = self._in_place(node, ins, args, out0, dtype, shape,
+                                                  computed.intersection(self.free_slots[i]))
+                        # a plan with such steps runs inside np.errstate(all="ignore"): kernels quieted by
+                        # `quiet` run bare
+                        bare = bare or hasattr(run, "raw") or hasattr(into, "raw")
                         run, into = getattr(run, "raw", run), getattr(into, "raw", into)
                         steps.append(_Step(run, call.keywords, dtype, shape, call, itemgetter(*ins),
                                            len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i], into, at))
+                        computed.update(s for _, s in outs_i)
         if peak > self.peak_live:
             self.peak_live = peak
         if state is not None:
@@ -443,12 +456,13 @@ class Executor:
         if building:
             if len(self.plans) >= PLANS_KEPT:
                 self.plans.clear()
-            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak, limit)
+            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak, limit, bare)
         return result
 
     def _in_place(self, node: Node, ins, args, out0, dtype, shape, free):
-        """(in-place twin, slot) for a plan's step: an input slot that nothing reads after the step, holding
-        a value of the output's type and shape, computed in that type; (None, 0) if none."""
+        """(in-place twin, slot) for a plan's step: an input slot that an earlier step writes and nothing
+        reads after this one (`free`), holding a value of the output's type and shape, computed in that
+        type; (None, 0) if none. (A fed or kept value is never its slot's alone: not a candidate.)"""
         into = INTO.get(node.op)
         if into is None or not out0 or not _SOLE_COUNTS or dtype is None or accumulator_dtype(dtype) != dtype:
             return None, 0
