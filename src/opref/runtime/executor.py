@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from sys import getrefcount
 from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import InputError, InternalError, ModelError, OprefError
-from ..types import UNTOLD, accumulator_dtype, element_type, tagged, typed
+from ..errors import InputError, ModelError, OprefError
+from ..types import UNTOLD, element_type, tagged, typed
 from . import limits, subgraph
 from .graph import Graph, Node
-from .kernels import FIRST_OUTPUT, INTO
+from .kernels import FIRST_OUTPUT
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
@@ -117,32 +116,6 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
 PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
 FOLD_BYTES = 1 << 22
 
-
-# In place: a step of an op with an in-place twin (kernels INTO: Add, Multiply, Relu, ...) whose input of the
-# output's type and shape is read by nothing after it computes into that input's buffer, when the buffer is
-# one nothing else holds: a plain writable array owning its data, referenced only by its slot. A feed (its
-# caller holds it), a constant or a kept value (the graph or the plan holds it), a value in two slots and one
-# some view shares (the view holds it) all have more references. `_sole` counts them; `_SOLE_COUNTS` checks
-# once that the interpreter counts as expected (else no step runs in place).
-def _sole(values: list, s: int) -> bool:
-    a = values[s]
-    return type(a) is np.ndarray and a.base is None and a.flags.writeable and getrefcount(a) == 3
-    #                                          (the slot, `a` and getrefcount's argument)
-
-
-def _sole_counts() -> bool:
-    """Whether `_sole` tells an array only its slot holds from one held elsewhere too: by a caller, by
-    another slot, by a view."""
-    held = np.zeros(4)
-    values = [None, np.zeros(4), held, np.zeros(4), None, np.zeros(4)]
-    values[4] = values[3]
-    view = values[5][1:]
-    return _sole(values, 1) and not any(_sole(values, s) for s in (2, 3, 4, 5)) and view.base is values[5]
-
-
-_SOLE_COUNTS = _sole_counts()
-
-
 # a node's kind in a run: "parameter" (fed), "stored" (a Constant), "folded" (computed from constants
 # only, once), "read"/"write" (a variable's ReadValue/Assign), "compute"
 _KINDS = {"parameter": "parameter", "constant": "stored"}
@@ -162,8 +135,6 @@ class _Step(NamedTuple):
     out0: int                      # the slot of output 0 when it is the only one read (0: see outs)
     outs: tuple                    # (output index, slot) of the outputs read
     free: tuple                    # slots freed after the step
-    into: Callable | None          # the in-place twin (kernels INTO), or None
-    at: int                        # the slot whose buffer `into` may write
 
 
 class _Plan:
@@ -297,20 +268,10 @@ class Executor:
         # itemgetter of the input slots) and whether it gets one input; node index, input slots, the
         # slot of output 0 (0: see outs), (output index, slot)s, slots freed after
         clock = limits.clock
-        for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free, into, at in plan.steps:
+        for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free in plan.steps:
             if deadline is not None and clock() > deadline:
                 raise limits.over_time(self.graph.nodes[i].where())
             if kernel is not None:
-                res = None                           # (the last step's output is held by its slot only)
-                if into is not None and _sole(values, at):          # in place (see _sole)
-                    try:
-                        res = into(values[at], get(values), **kw) if one else into(values[at], *get(values), **kw)
-                    except Exception as e:           # its input is overwritten: no second try
-                        raise InternalError(f"{self.graph.nodes[i].where()}: in place: {type(e).__name__}: {e}") from e
-                    values[out0] = res
-                    for s in free:
-                        values[s] = None
-                    continue
                 try:
                     res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
                     if type(res) is ndarray and res.shape == shape and res.dtype == dtype:
@@ -364,7 +325,6 @@ class Executor:
             fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
             fixed_value = [False] * self.n_slots     # ... and its value
             folded_bytes = 0                         # of the values the plan keeps (FOLD_BYTES at most)
-            computed: set[int] = set()               # slots a step writes (not fed, not kept in the plan)
             bare = False                             # some step calls a kernel's `.raw`
         for i, node in enumerate(graph.nodes):
             if deadline is not None and clock() > deadline:
@@ -432,22 +392,18 @@ class Executor:
                     out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0
                     if call is None or not ins:
                         steps.append(_Step(None, None, None, None, None, None, False, i, ins, 0, outs_i,
-                                           self.free_slots[i], None, 0))
-                        computed.update(s for _, s in outs_i)
+                                           self.free_slots[i]))
                     else:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
                         if out0 and lean is not None and call.expect:      # nothing reads the later outputs
                             run, (dtype, shape) = lean, call.expect[0]
-                        into, at = self._in_place(node, ins, args, out0, dtype, shape,
-                                                  computed.intersection(self.free_slots[i]))
                         # a plan with such steps runs inside np.errstate(all="ignore"): kernels quieted by
                         # `quiet` run bare
-                        bare = bare or hasattr(run, "raw") or hasattr(into, "raw")
-                        run, into = getattr(run, "raw", run), getattr(into, "raw", into)
+                        bare = bare or hasattr(run, "raw")
+                        run = getattr(run, "raw", run)
                         steps.append(_Step(run, call.keywords, dtype, shape, call, itemgetter(*ins),
-                                           len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i], into, at))
-                        computed.update(s for _, s in outs_i)
+                                           len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i]))
         if peak > self.peak_live:
             self.peak_live = peak
         if state is not None:
@@ -458,19 +414,6 @@ class Executor:
                 self.plans.clear()
             self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak, limit, bare)
         return result
-
-    def _in_place(self, node: Node, ins, args, out0, dtype, shape, free):
-        """(in-place twin, slot) for a plan's step: an input slot that an earlier step writes and nothing
-        reads after this one (`free`), holding a value of the output's type and shape, computed in that
-        type; (None, 0) if none. (A fed or kept value is never its slot's alone: not a candidate.)"""
-        into = INTO.get(node.op)
-        if into is None or not out0 or not _SOLE_COUNTS or dtype is None or accumulator_dtype(dtype) != dtype:
-            return None, 0
-        for k, s in enumerate(ins):
-            a = args[k]
-            if s and s in free and type(a) is np.ndarray and a.dtype == dtype and a.shape == shape:
-                return into, s
-        return None, 0
 
     def _bind(self, i: int, node: Node, ins, infos, fixed_shape, fixed_value):
         """The bound call of a compute node for the plan being prepared (None: it runs through `step`),

@@ -17,9 +17,3 @@ WORKSPACE = {name: fn for m in _MODULES for name, fn in getattr(m, "WORKSPACE", 
 # indices): a model's run plan calls it for a node none of whose later outputs is read (runtime/executor.py).
 # Same signature as the op's kernel, and the same output 0 (tests/test_kernel_passes.py checks both).
 FIRST_OUTPUT = {name: fn for m in _MODULES for name, fn in getattr(m, "FIRST_OUTPUT", {}).items()}
-
-# In-place twins, for the op versions a model's run plan may compute into the buffer of an input that nothing
-# reads after them (runtime/executor.py): fn(out, *inputs, **keywords) writes the op's output into `out`, one of
-# the inputs, of the output's type and shape, and returns it. Only for types computed in themselves
-# (accumulator_dtype(t) == t), where the result is bit for bit the kernel's (tests/test_kernel_passes.py).
-INTO = {name: fn for m in _MODULES for name, fn in getattr(m, "INTO", {}).items()}

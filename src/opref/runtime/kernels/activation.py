@@ -213,14 +213,6 @@ def _gelu_workspace(ins, outs, kw):
 WORKSPACE = {"Gelu-2": _gelu_workspace, "Gelu-7": _gelu_workspace}
 
 
-def _relu_into(out, data):
-    """_relu written into out (kernels/__init__.py INTO)."""
-    return np.maximum(data, data.dtype.type(0), out=out)
-
-
-INTO = {"Relu-1": _relu_into}
-
-
 KERNELS = {
     "Relu-1": unary(_relu),
     "Sigmoid-1": unary(_float(_sigmoid)),

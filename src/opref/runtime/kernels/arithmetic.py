@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import InputError
 from ...types import accumulator_dtype
 from ..limits import check_size
-from ._elementwise import binary, broadcast_pair, quiet as _quiet, unary
+from ._elementwise import binary, quiet as _quiet, unary
 
 
 _ACCUMULATOR: dict = {}       # dtype -> accumulator_dtype(dtype), looked up once per dtype
@@ -259,17 +259,6 @@ def segment_max(data, segment_ids, num_segments=None, *, fill_mode):
     fill = 0 if fill_mode == "zero" else lowest
     empty = (counts == 0).reshape((n,) + (1,) * (data.ndim - 1))
     return np.where(empty, np.asarray(fill, dtype=work.dtype), out).astype(data.dtype)
-
-
-def _into(fn):
-    """fn's in-place twin (kernels/__init__.py INTO): fn(a, b) written into out."""
-    def into(out, a, b, *, auto_broadcast):
-        a, b = broadcast_pair(a, b, auto_broadcast)
-        return fn(a, b, out=out)
-    return _quiet(into)
-
-
-INTO = {"Add-1": _into(np.add), "Subtract-1": _into(np.subtract), "Multiply-1": _into(np.multiply)}
 
 
 KERNELS = {
