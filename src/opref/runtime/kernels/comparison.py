@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._elementwise import binary, unary
+from ._elementwise import binary, quiet, unary
 
 
 def _quiet(fn):
     """fn without NumPy's 'invalid value' warnings: comparing NaN is defined (false), not an error."""
-    def k(*arrays, **kw):
-        with np.errstate(invalid="ignore"):
-            return fn(*arrays, **kw)
-    return k
+    return quiet(fn, invalid="ignore")
 
 
 @_quiet
