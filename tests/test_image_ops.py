@@ -134,7 +134,7 @@ def test_nv12_u8_by_hand(yuv, rgb):
     assert (opref.run_op("NV12toBGR-8", nv12_planes(yuv))[0] == np.array(rgb[::-1], np.uint8)).all()
 
 
-def test_float_images_are_clipped_not_rounded():
+def test_nv12_float_images_are_clipped_not_rounded():
     out = opref.run_op("NV12toRGB-8", nv12_planes((100, 150, 100), np.float32))[0][0, 0, 0]
     np.testing.assert_allclose(out, [53.088, 111.938, 142.172], rtol=1e-5)
     out = opref.run_op("NV12toRGB-8", nv12_planes((300, 128, 128), np.float32))[0][0, 0, 0]
