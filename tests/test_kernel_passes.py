@@ -219,6 +219,33 @@ def test_first_output_kernels_give_output_0_of_every_case():
             assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), c.name
 
 
+# --- PREPARED: kernels bound to constant inputs ------------------------------------------------------------------
+def test_prepared_kernels_give_the_kernels_outputs_on_every_case():
+    """Each PREPARED entry, prepared with a case's arrays on its ports, gives on that case exactly the outputs of
+    the op's kernel (bit for bit, NaN included), run as a plan runs it (inside np.errstate, as `.raw`)."""
+    from opref.runtime.kernels import PREPARED
+    assert PREPARED, "no PREPARED kernel"
+    for op, (ports, prepare) in PREPARED.items():
+        cases = [c for c in all_cases() if c.op == op and c.error is None]
+        assert len(cases) >= 20, (op, len(cases))
+        kernel = KERNELS[op]
+        import inspect
+        params = list(inspect.signature(prepare).parameters)
+        assert params[:len(ports)] == [get_schema(op).inputs[k].name for k in ports], (op, params)
+        for c in cases:
+            kw = as_keywords(get_schema(op).bind_attrs(c.attrs))
+            want = run_op(c.op, c.inputs, c.attrs)
+            with np.errstate(all="ignore"):
+                got = prepare(*(c.inputs[k] for k in ports), **kw)(*c.inputs, **kw)
+                again = kernel(*c.inputs, **kw)
+            got, again = list(got), list(again)
+            assert len(got) == len(want) == len(again), c.name
+            for g, a, w in zip(got, again, want):
+                w = np.asarray(w)
+                assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes(), c.name
+                assert a.tobytes() == w.tobytes(), c.name
+
+
 def test_a_plan_skips_indices_nothing_reads(monkeypatch, tmp_path):
     """A model whose MaxPool-8 indices reach no node: its run plan (from the third run of a signature) calls the
     values-only kernel, so the indices are computed on the first two runs only; every run gives the same

@@ -209,6 +209,24 @@ def test_values_the_signature_fixes_are_computed_once():
                             if not isinstance(getattr(v, "base", None), np.memmap))
 
 
+def test_constant_weights_are_prepared_once(monkeypatch):
+    """The LSTM's W, R and B are constants: its plan prepares them (reordered, transposed) when it is made, and
+    later runs only run the time loop; the results stay bit-identical to node-by-node."""
+    from opref.runtime.kernels import sequence
+    model = opref.load(model_path("lstm"))
+    feeds = random_inputs(model, "lstm")
+    want = _node_by_node(model, feeds)
+    calls = []
+    prepare = sequence._lstm_weights
+    monkeypatch.setattr(sequence, "_lstm_weights", lambda *a, **k: calls.append(1) or prepare(*a, **k))
+    model.run(feeds)                                   # no plan yet: the kernel prepares and runs
+    model.run(feeds)                                   # makes the plan (the LSTM step prepares once more)
+    made = len(calls)
+    for _ in range(3):
+        assert _same(model.run(feeds), want)
+    assert made >= 2 and len(calls) == made, calls
+
+
 def test_a_fixed_value_a_result_gives_is_fresh_on_every_run(tmp_path):
     """A Result of ShapeOf: fixed by the signature, but each run returns its own (writable) array."""
     x = o15.parameter([-1, 3], ov.Type.f32, name="x")

@@ -13,7 +13,7 @@ from ..errors import InputError, ModelError, OprefError
 from ..types import UNTOLD, element_type, tagged, typed
 from . import limits, subgraph
 from .graph import Graph, Node
-from .kernels import FIRST_OUTPUT
+from .kernels import FIRST_OUTPUT, PREPARED
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
@@ -396,8 +396,20 @@ class Executor:
                     else:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
+                        prepared = PREPARED.get(node.op)
                         if out0 and lean is not None and call.expect:      # nothing reads the later outputs
                             run, (dtype, shape) = lean, call.expect[0]
+                        elif prepared is not None and all(k < len(ins) and ins[k] and fixed_value[ins[k]]
+                                                          for k in prepared[0]):
+                            # bound to the values the signature fixes on its ports (e.g. constant weights)
+                            try:
+                                with np.errstate(all="ignore"):
+                                    bound = prepared[1](*(args[k] for k in prepared[0]), **call.keywords)
+                            except Exception:                # (the step computed: it runs unprepared)
+                                bound = None
+                            if bound is not None:
+                                bare = bare or hasattr(run, "raw")
+                                run = bound
                         # a plan with such steps runs inside np.errstate(all="ignore"): kernels quieted by
                         # `quiet` run bare
                         bare = bare or hasattr(run, "raw")

@@ -17,3 +17,10 @@ WORKSPACE = {name: fn for m in _MODULES for name, fn in getattr(m, "WORKSPACE", 
 # indices): a model's run plan calls it for a node none of whose later outputs is read (runtime/executor.py).
 # Same signature as the op's kernel, and the same output 0 (tests/test_kernel_passes.py checks both).
 FIRST_OUTPUT = {name: fn for m in _MODULES for name, fn in getattr(m, "FIRST_OUTPUT", {}).items()}
+
+# Kernels bound to constant inputs: op -> (ports, prepare), where prepare(*those inputs, **attributes) gives a
+# kernel of the op's signature that ignores the arrays on those ports (the values it was prepared with) and runs
+# as the op's kernel's `.raw` does, if it has one (kernels/_elementwise.py's `quiet`). A run plan whose node has
+# constant values on those ports prepares once (runtime/executor.py); tests/test_kernel_passes.py checks that
+# the prepared kernel gives the kernel's outputs on every case.
+PREPARED = {name: entry for m in _MODULES for name, entry in getattr(m, "PREPARED", {}).items()}

@@ -27,7 +27,7 @@ def _sigmoid(x, out=None):
 
 
 _FUNCTIONS = {"relu": lambda x, out=None: np.maximum(x, x.dtype.type(0), out=out), "sigmoid": _sigmoid,
-              "tanh": lambda x, out=None: np.tanh(x, out=out)}
+              "tanh": np.tanh}
 
 
 def _activation(name, clip):
@@ -50,22 +50,25 @@ def _gate(a, k, hidden):
 # --- cells: xp = x W^T + (input-side) B for one step, states [..., N, H] ---------------------------------------
 # The input projection and its bias do not depend on the state: the sequence ops compute them for every step at
 # once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays, activated in place.
+# A step returns its new states, the hidden state first, written into `out` when given (the sequence's output row).
 # LSTM's arrays are gate-major (xp [4, ..., N, H], rt [4, ..., H, H]: the blocks f, i, o, c, contiguous): the
 # three gates that take f are one contiguous block, activated at once.
-def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False):
+def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False, out=None):
     """One LSTM step, gate-major; p: the peepholes f, i, o [3, ..., 1, H] (LSTMCell-1): f and i see the cell
     state c, o the new one."""
     z = np.matmul(h, rt) + xp                                        # gate pre-activations
     if p is None:
-        ft, it, ot = f(z[:3])
+        fio = f(z[:3])
+        ft, it, ot = fio[0], fio[1], fio[2]
     else:
-        ft, it = f(z[:2] + p[:2] * c)
+        fi = f(z[:2] + p[:2] * c)
+        ft, it = fi[0], fi[1]
     if input_forget:
         it = 1 - ft
     c_new = ft * c + it * g(z[3])                                    # c' = f * c + i * g(zc)
     if p is not None:
         ot = f(z[2] + p[2] * c_new)
-    return ot * hf(c_new), c_new                                     # h' = o * h(c')
+    return np.multiply(ot, hf(c_new), out=out), c_new               # h' = o * h(c')
 
 
 # the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c
@@ -76,23 +79,22 @@ def _gate_major(a, axis, order=_FIOC):
     """a [4*H, ...] (axis 0) or [D, 4*H, ...] (axis 1) as [4, H, ...] or [4, D, H, ...], the gate blocks taken
     in `order`: block k of the result is a's block order[k] (a new array)."""
     blocks = a.reshape(a.shape[:axis] + (4, a.shape[axis] // 4) + a.shape[axis + 1:])
-    return np.swapaxes(blocks, 0, axis)[order]
+    return blocks.swapaxes(0, axis)[order]
 
 
 def _lstm_project(w, b, acc, order=_FIOC):
     """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, 4, D, N, H]; w [D, 4H, I], b [D, 4H]."""
-    w4 = np.swapaxes(_gate_major(w.astype(acc, copy=False), 1, order), -1, -2)          # [4, D, I, H]
-    b4 = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, None, :]          # [4, D, 1, 1, H]
+    w4 = _gate_major(w.astype(acc, copy=False), 1, order).swapaxes(-1, -2).copy()       # [4, D, I, H]
+    b4 = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, :]                # [4, D, 1, H]
 
     def project(xs):
         dirs, t_max, n, i = xs.shape
-        xp = np.matmul(xs.reshape(dirs, t_max * n, i), w4).reshape(4, dirs, t_max, n, -1)
-        xp += b4
-        return np.ascontiguousarray(xp.transpose(2, 0, 1, 3, 4))
+        xw = np.matmul(xs.reshape(dirs, t_max * n, i), w4).reshape(4, dirs, t_max, n, -1)
+        return np.add(xw.transpose(2, 0, 1, 3, 4), b4, out=np.empty((t_max,) + xw.shape[:2] + xw.shape[3:], acc))
     return project
 
 
-def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset):
+def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset, out=None):
     """xp: x W^T + [Bz, Br, Bh] (input-side); rt_zr: [Rz Rr]^T, rt_h: Rh^T; rbh: Rh's bias (linear_before_reset)."""
     hidden = h.shape[-1]
     zr = np.matmul(h, rt_zr)
@@ -107,32 +109,32 @@ def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset):
         hh = np.matmul(rt * h, rt_h)                                 # (r * h) Rh^T
     hh += xp[..., 2 * hidden:]
     g(hh, out=hh)
-    out = 1 - zt                                                     # h' = (1 - z) * g(hh) + z * h
-    out *= hh
-    out += zt * h
-    return out
+    new = np.subtract(zt.dtype.type(1), zt, out=out)                 # h' = (1 - z) * g(hh) + z * h
+    new *= hh
+    new += zt * h
+    return (new,)
 
 
-def _rnn_step(xp, h, rt, f):
-    z = np.matmul(h, rt)
+def _rnn_step(xp, h, rt, f, out=None):
+    z = np.matmul(h, rt, out=out)
     z += xp
-    return f(z, out=z)
+    return (f(z, out=z),)
 
 
 def _transposed(a, acc):
     """A [..., G, K] weight as a contiguous [..., K, G] array of the compute type."""
-    return np.ascontiguousarray(np.swapaxes(a.astype(acc, copy=False), -1, -2))
+    return a.astype(acc, copy=False).swapaxes(-1, -2).copy()
 
 
 def _projection(w, b, acc):
     """project(xs [D, T, N, I]) -> x W^T + b of every step [T, D, N, G*H]; w [D, G*H, I], b [D, G*H]."""
     wt = _transposed(w, acc)
+    b = b.astype(acc, copy=False)[:, None, :]
 
     def project(xs):
         dirs, t_max, n, i = xs.shape
-        xp = np.matmul(xs.reshape(dirs, t_max * n, i), wt).reshape(dirs, t_max, n, -1)
-        xp += b.astype(acc, copy=False)[:, None, None, :]
-        return np.ascontiguousarray(np.swapaxes(xp, 0, 1))
+        xw = np.matmul(xs.reshape(dirs, t_max * n, i), wt).reshape(dirs, t_max, n, -1)
+        return np.add(xw.swapaxes(0, 1), b, out=np.empty((t_max, dirs, n, xw.shape[-1]), acc))
     return project
 
 
@@ -155,78 +157,124 @@ def _reverse_index(lengths, t_max):
 
 
 def _sequence(step, x, states, sequence_lengths, project, direction):
-    """Runs `step(xp_t, *states) -> new states` over time for every direction at once, where xp_t = x_t W^T + b
-    is step t of project(xs) (xs: every direction's inputs in its time order [D, T, N, I], in the compute type).
-    x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
+    """Runs `step(xp_t, *states, out=None) -> new states` over time for every direction at once, where
+    xp_t = x_t W^T + b is step t of project(xs) (xs: every direction's inputs in its time order [D, T, N, I], in the
+    compute type). x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
     dtype = x.dtype
     acc = accumulator_dtype(dtype)
     n, t_max, _ = x.shape
     dirs = states[0].shape[1]
-    lengths = np.minimum(np.maximum(np.asarray(sequence_lengths).astype(np.int64), 0), t_max)
     reverse = [direction == "reverse" or (direction == "bidirectional" and d == 1) for d in range(dirs)]
-    steady = int(lengths.min()) if n else t_max        # steps every sequence takes
+    steady = min(max(min(sequence_lengths.tolist()), 0), t_max) if n else t_max   # steps every sequence takes
     full = steady == t_max
+    x = x.astype(acc, copy=False)
     if full:                # every sequence runs all steps: a reversed direction reads the time axis flipped
-        xt = np.swapaxes(x.astype(acc, copy=False), 0, 1)
-        xs = np.stack([xt[::-1] if rev else xt for rev in reverse])                               # [D, T, N, I]
+        xt = x.swapaxes(0, 1)
+        xs = np.empty((dirs,) + xt.shape, acc)                                    # [D, T, N, I]
+        for d, rev in enumerate(reverse):
+            xs[d] = xt[::-1] if rev else xt
     else:
+        lengths = np.minimum(np.maximum(sequence_lengths.astype(np.int64), 0), t_max)
         idx = np.stack([_reverse_index(lengths, t_max) if rev else np.broadcast_to(np.arange(t_max), (n, t_max))
                         for rev in reverse])                                    # [D, N, T]
         # each direction's inputs in its time order, time-major: xs[d, t, b] = x[b, idx[d, b, t]]
-        xs = x.astype(acc, copy=False)[np.arange(n)[None, None, :], np.swapaxes(idx, 1, 2)]  # [D, T, N, I]
+        xs = x[np.arange(n)[None, None, :], idx.swapaxes(1, 2)]                 # [D, T, N, I]
     xp = project(xs)                                                            # all steps' projections at once
-    hs = [np.swapaxes(s, 0, 1).astype(acc) for s in states]                    # [D, N, H]
-    ys = np.empty((dirs, t_max, n, hs[0].shape[-1]), acc)
+    hs = [s.swapaxes(0, 1).astype(acc, copy=False) for s in states]             # [D, N, H]
+    ys = np.empty((t_max, dirs, n, hs[0].shape[-1]), acc)                       # Y, time-major
     rounded = acc != dtype
     for t in range(t_max):
+        if t < steady and not rounded:
+            hs = step(xp[t], *hs, out=ys[t])
+            continue
         new = step(xp[t], *hs)
-        new = new if isinstance(new, tuple) else (new,)
         if rounded:                                 # states round to the element type each step
             new = [v.astype(dtype).astype(acc) for v in new]
         if t < steady:
-            hs = list(new)
-            ys[:, t] = hs[0]
+            hs = new
+            ys[t] = hs[0]
         else:                                       # finished sequences keep their states and give zeros
             valid = (t < lengths)[None, :, None]
             hs = [np.where(valid, v, s) for v, s in zip(new, hs)]
-            ys[:, t] = np.where(valid, hs[0], 0)
+            ys[t] = np.where(valid, hs[0], 0)
     if full:                                        # Y [N, D, T, H], reversed directions flipped back
         y = np.empty((n, dirs, t_max, ys.shape[-1]), dtype)
         for d, rev in enumerate(reverse):
-            y[:, d] = np.swapaxes(ys[d, ::-1] if rev else ys[d], 0, 1)
+            y[:, d] = (ys[::-1, d] if rev else ys[:, d]).swapaxes(0, 1)
     else:
-        y = np.transpose(ys[np.arange(dirs)[:, None, None], idx, np.arange(n)[None, :, None]],  # reversal undone
-                         (1, 0, 2, 3)).astype(dtype)
+        y = ys[idx, np.arange(dirs)[:, None, None], np.arange(n)[None, :, None]].transpose(1, 0, 2, 3).astype(dtype)
     if n and steady <= 0:           # OpenVINO: the final states of an empty sequence are zeros (not the initial)
         hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
-    return [y] + [np.swapaxes(s, 0, 1).astype(dtype) for s in hs]
+    return [y] + [s.swapaxes(0, 1).astype(dtype) for s in hs]
+
+
+# --- the sequence ops, bound to their weights ----------------------------------------------------------------
+# Each sequence op is its weights' preparation (reordered, transposed, in the compute type) then the time loop:
+# `_<op>_weights(W, R, B, **attrs)` gives the kernel of the inputs X, initial states and sequence_lengths (the
+# weights that follow them are ignored). The op's kernel prepares and runs at once; a run plan whose W, R and B
+# are constants prepares once (PREPARED).
+def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
+    acc = accumulator_dtype(W.dtype)
+    f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
+    rt = _gate_major(R.astype(acc, copy=False), 1).swapaxes(-1, -2).copy()             # [4, D, H, H]
+    project = _lstm_project(W, B, acc)
+
+    def step(xp, hs, cs, out=None):
+        return _lstm_step(xp, hs, cs, rt, f, g, h, out=out)
+
+    def kernel(X, initial_hidden_state, initial_cell_state, sequence_lengths, *weights, **attrs):
+        return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, project, direction)
+    return kernel
+
+
+def _gru_weights_of(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip,
+                    linear_before_reset):
+    acc = accumulator_dtype(W.dtype)
+    f, g = _activation(activations[0], clip), _activation(activations[1], clip)
+    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset)
+    project = _projection(W, bx, acc)
+
+    def step(xp, hs, out=None):
+        return _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset, out=out)
+
+    def kernel(X, initial_hidden_state, sequence_lengths, *weights, **attrs):
+        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, direction)
+    return kernel
+
+
+def _rnn_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
+    acc = accumulator_dtype(W.dtype)
+    f, rt = _activation(activations[0], clip), _transposed(R, acc)
+    project = _projection(W, B, acc)
+
+    def step(xp, hs, out=None):
+        return _rnn_step(xp, hs, rt, f, out=out)
+
+    def kernel(X, initial_hidden_state, sequence_lengths, *weights, **attrs):
+        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, direction)
+    return kernel
 
 
 def lstm_sequence(X, initial_hidden_state, initial_cell_state, sequence_lengths, W, R, B, *, hidden_size, direction,
                   activations, activations_alpha, activations_beta, clip):
-    acc = accumulator_dtype(X.dtype)
-    f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    rt = np.ascontiguousarray(np.swapaxes(_gate_major(R.astype(acc, copy=False), 1), -1, -2))   # [4, D, H, H]
-    step = lambda xp, hs, cs: _lstm_step(xp, hs, cs, rt, f, g, h)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths,
-                     _lstm_project(W, B, acc), direction)
+    kernel = _lstm_weights(W, R, B, hidden_size=hidden_size, direction=direction, activations=activations,
+                           activations_alpha=activations_alpha, activations_beta=activations_beta, clip=clip)
+    return kernel(X, initial_hidden_state, initial_cell_state, sequence_lengths)
 
 
 def gru_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip, linear_before_reset):
-    acc = accumulator_dtype(X.dtype)
-    f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset)
-    step = lambda xp, hs: _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, _projection(W, bx, acc), direction)
+    kernel = _gru_weights_of(W, R, B, hidden_size=hidden_size, direction=direction, activations=activations,
+                             activations_alpha=activations_alpha, activations_beta=activations_beta, clip=clip,
+                             linear_before_reset=linear_before_reset)
+    return kernel(X, initial_hidden_state, sequence_lengths)
 
 
 def rnn_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip):
-    acc = accumulator_dtype(X.dtype)
-    f, rt = _activation(activations[0], clip), _transposed(R, acc)
-    step = lambda xp, hs: _rnn_step(xp, hs, rt, f)  # noqa: E731
-    return _sequence(step, X, (initial_hidden_state,), sequence_lengths, _projection(W, B, acc), direction)
+    kernel = _rnn_weights(W, R, B, hidden_size=hidden_size, direction=direction, activations=activations,
+                          activations_alpha=activations_alpha, activations_beta=activations_beta, clip=clip)
+    return kernel(X, initial_hidden_state, sequence_lengths)
 
 
 # --- single cells -----------------------------------------------------------------------------------------
@@ -285,14 +333,14 @@ def gru_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, acti
     x, h, w = _cast(X.dtype, X, initial_hidden_state, W)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
     rt_zr, rt_h, bx, rbh = _gru_weights(R, B, x.dtype, linear_before_reset)
-    return _gru_step(_project(x, w, bx), h, rt_zr, rt_h, rbh, f, g, linear_before_reset).astype(X.dtype)
+    return _gru_step(_project(x, w, bx), h, rt_zr, rt_h, rbh, f, g, linear_before_reset)[0].astype(X.dtype)
 
 
 @np.errstate(all="ignore")
 def rnn_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, activations_alpha, activations_beta,
              clip):
     x, h, w, r, b = _cast(X.dtype, X, initial_hidden_state, W, R, B)
-    return _rnn_step(_project(x, w, b), h, np.swapaxes(r, -1, -2), _activation(activations[0], clip)).astype(X.dtype)
+    return _rnn_step(_project(x, w, b), h, np.swapaxes(r, -1, -2), _activation(activations[0], clip))[0].astype(X.dtype)
 
 
 # --- CTC ------------------------------------------------------------------------------------------------------
@@ -440,3 +488,9 @@ KERNELS = {
     "CTCGreedyDecoderSeqLen-6": ctc_greedy_decoder_seq_len,
     "CTCLoss-4": ctc_loss,
 }
+
+# The sequence ops bound to constant weights: op -> (the ports prepared, the preparation), for run plans
+# (runtime/executor.py): preparation(W, R, B, **attrs) gives a kernel of the op's inputs and attributes that
+# ignores the prepared ports' arrays (the same values) and is called as the op's kernel's `.raw` is.
+PREPARED = {"LSTMSequence-5": ((4, 5, 6), _lstm_weights), "GRUSequence-5": ((3, 4, 5), _gru_weights_of),
+            "RNNSequence-5": ((3, 4, 5), _rnn_weights)}
