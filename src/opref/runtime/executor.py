@@ -326,6 +326,7 @@ class Executor:
             fixed_value = [False] * self.n_slots     # ... and its value
             folded_bytes = 0                         # of the values the plan keeps (FOLD_BYTES at most)
             bare = False                             # some step calls a kernel's `.raw`
+            aliases = {}                             # a Result's slot -> the slot of the value it gives
         for i, node in enumerate(graph.nodes):
             if deadline is not None and clock() > deadline:
                 raise limits.over_time(node.where())
@@ -387,6 +388,8 @@ class Executor:
                     for k, s in self.out_slots[i]:
                         initial[s] = outs[k].view()
                         initial[s].flags.writeable = False     # shared by every run of the plan
+                elif node.schema.role == "result" and kind == "compute" and ins and ins[0]:
+                    aliases[self.out_slots[i][0][1]] = ins[0]   # a Result gives its input: no step
                 else:
                     outs_i = self.out_slots[i]
                     out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0
@@ -424,7 +427,8 @@ class Executor:
         if building:
             if len(self.plans) >= PLANS_KEPT:
                 self.plans.clear()
-            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots), self.result_slots, peak, limit, bare)
+            self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots),
+                                    tuple(aliases.get(s, s) for s in self.result_slots), peak, limit, bare)
         return result
 
     def _bind(self, i: int, node: Node, ins, infos, fixed_shape, fixed_value):

@@ -26,8 +26,18 @@ def _sigmoid(x, out=None):
     return np.reciprocal(out, out=out)
 
 
+def _sigmoid_of_negated(x, out=None):
+    """sigmoid(-x) = 1 / (1 + exp(x)), for gates whose weights are kept negated (_lstm_weights)."""
+    one = x.dtype.type(1)
+    if out is None:
+        return np.reciprocal(np.exp(x) + one)
+    np.exp(x, out=out)
+    np.add(out, one, out=out)
+    return np.reciprocal(out, out=out)
+
+
 _FUNCTIONS = {"relu": lambda x, out=None: np.maximum(x, x.dtype.type(0), out=out), "sigmoid": _sigmoid,
-              "tanh": np.tanh}
+              "tanh": np.tanh, "sigmoid_of_negated": _sigmoid_of_negated}
 
 
 def _activation(name, clip):
@@ -82,10 +92,14 @@ def _gate_major(a, axis, order=_FIOC):
     return blocks.swapaxes(0, axis)[order]
 
 
-def _lstm_project(w, b, acc, order=_FIOC):
-    """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, 4, D, N, H]; w [D, 4H, I], b [D, 4H]."""
-    w4 = _gate_major(w.astype(acc, copy=False), 1, order).swapaxes(-1, -2).copy()       # [4, D, I, H]
-    b4 = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, :]                # [4, D, 1, H]
+def _lstm_project(w, b, acc, sign=None):
+    """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, 4, D, N, H]; w [D, 4H, I], b [D, 4H];
+    sign [4, 1, 1, 1]: the gate blocks' signs (see _lstm_weights)."""
+    w4 = _gate_major(w.astype(acc, copy=False), 1).swapaxes(-1, -2).copy()               # [4, D, I, H]
+    b4 = _gate_major(b.astype(acc, copy=False), 1)[:, :, None, :]                       # [4, D, 1, H]
+    if sign is not None:
+        w4 *= sign
+        b4 *= sign
 
     def project(xs):
         dirs, t_max, n, i = xs.shape
@@ -215,9 +229,19 @@ def _sequence(step, x, states, sequence_lengths, project, direction):
 # are constants prepares once (PREPARED).
 def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
     acc = accumulator_dtype(W.dtype)
-    f, g, h = _activation(activations[0], clip), _activation(activations[1], clip), _FUNCTIONS[activations[2]]
+    g, h = _activation(activations[1], clip), _FUNCTIONS[activations[2]]
     rt = _gate_major(R.astype(acc, copy=False), 1).swapaxes(-1, -2).copy()             # [4, D, H, H]
-    project = _lstm_project(W, B, acc)
+    sign = None
+    if activations[0] == "sigmoid":
+        # The f, i and o blocks of W, R and B are kept negated: those gates' pre-activations come out as -z, and
+        # sigmoid(z) = 1 / (1 + exp(-z)) takes one NumPy call less. Negation is exact (and clipping symmetric):
+        # the same bits as without it.
+        sign = np.array([-1, -1, -1, 1], acc).reshape(4, 1, 1, 1)
+        rt *= sign
+        f = _activation("sigmoid_of_negated", clip)
+    else:
+        f = _activation(activations[0], clip)
+    project = _lstm_project(W, B, acc, sign)
 
     def step(xp, hs, cs, out=None):
         return _lstm_step(xp, hs, cs, rt, f, g, h, out=out)
