@@ -65,6 +65,7 @@ class Model:
         self._feed_checks = None                  # per Parameter: what `_feeds` checks, prepared once
         self._output_names = None                 # `run`'s keys, in order, prepared once
         self._by_name = None                      # input name -> Parameter, prepared once
+        self._first_names = None                  # `run`'s input names for a dict in order (_input_names)
         # Threads: the Executor is built once under _build_lock; a stateful model's runs and state
         # changes hold _state_lock (one state per Model, so its runs are serialised); others run in parallel.
         self._build_lock = threading.Lock()
@@ -115,8 +116,10 @@ class Model:
         """Output arrays by output name, in OpenVINO's output order. Inputs by name or in order.
         Thread-safe: runs of a stateless model proceed in parallel; a stateful model's are serialised."""
         params = self.graph.parameters
-        if type(inputs) in (list, tuple) and len(inputs) == len(params):       # the common case, in short
+        if type(inputs) in (list, tuple) and len(inputs) == len(params):       # the common cases, in short
             feeds = self._feeds(inputs)
+        elif type(inputs) is dict and len(inputs) == len(params) and all(n in inputs for n in self._input_names()):
+            feeds = self._feeds([inputs[n] for n in self._input_names()])
         else:
             feeds = self._feeds(self._given(inputs))
         executor = self._executor
@@ -134,6 +137,16 @@ class Model:
         if names is None:
             names = self._output_names = tuple(port.name for port in self.outputs)
         return dict(zip(names, values))
+
+    def _input_names(self) -> tuple:
+        """Each Parameter's first name, in order, where each names its own Parameter (else none: `_by_names`)."""
+        names = self._first_names
+        if names is None:
+            names = tuple(port.name for port in self.inputs)
+            if not all(self._parameter(n) is p for n, p in zip(names, self.graph.parameters)):
+                names = ("\0",)                   # (no dict has that key: every dict takes `_by_names`)
+            self._first_names = names
+        return names
 
     def _given(self, inputs) -> list:
         """The inputs of `run` as a list in the Parameters' order (a dict by name, or a list)."""

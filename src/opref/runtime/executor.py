@@ -14,6 +14,7 @@ from ..types import UNTOLD, element_type, tagged, typed
 from . import limits, subgraph
 from .graph import Graph, Node
 from .kernels import FIRST_OUTPUT, PREPARED
+from .kernels._elementwise import quiet
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
 from ..shapes import PartialShape
@@ -235,8 +236,7 @@ class Executor:
             if plan is not None:
                 if not plan.bare:
                     return self._planned(plan, feeds, state, scope)
-                with np.errstate(all="ignore"):          # (steps call kernels without their own: .raw)
-                    return self._planned(plan, feeds, state, scope)
+                return self._planned_quietly(plan, feeds, state, scope)    # (steps call kernels' .raw)
             if sig not in self.seen:              # a signature's first run: no plan yet (a model run
                 if len(self.seen) >= 4 * PLANS_KEPT:    # once, as a conformance case is, pays nothing for it)
                     self.seen.clear()
@@ -257,6 +257,9 @@ class Executor:
             return self._run_plan(plan, feeds, state, limits.deadline())
         finally:
             limits.end_run(started)
+
+    # the plans whose steps call kernels without their own errstate (`.raw`) run inside this one
+    _planned_quietly = quiet(_planned)
 
     def _run_plan(self, plan: _Plan, feeds, state, deadline) -> list[np.ndarray]:
         values = plan.initial.copy()
