@@ -152,3 +152,33 @@ def test_empty_dilations_are_ones(op):
         np.testing.assert_array_equal(a, b, strict=True)
     theirs = ov_run(op, [x], {**attrs, "dilations": [1, 1]})
     np.testing.assert_allclose(ones[0], theirs[0], rtol=1e-6)
+
+
+def test_avg_pool_sums_the_same_on_the_grid_and_per_tap(monkeypatch):
+    """AvgPool sums on the stride-split grid, or per tap over strided views where the grid would be mostly
+    unused (global pooling): both give the same bits (the same order of additions) on every AvgPool case."""
+    from opref.conformance.cases import all_cases
+    from opref.opset.registry import get_schema
+    from opref.runtime.kernels import pooling
+    from opref.runtime.ops import as_keywords
+    cases = [c for c in all_cases() if c.op.startswith("AvgPool") and c.error is None]
+    assert len(cases) >= 300
+    for c in cases:
+        kw = as_keywords(get_schema(c.op).bind_attrs(c.attrs))
+        got = []
+        for waste in (10 ** 9, 0):                      # always the grid; always per tap
+            monkeypatch.setattr(pooling, "GRID_WASTE", waste)
+            got.append(pooling.KERNELS[c.op](*c.inputs, **kw))
+        assert got[0].dtype == got[1].dtype and got[0].shape == got[1].shape, c.name
+        assert got[0].tobytes() == got[1].tobytes(), c.name
+
+
+def test_global_avg_pool_against_openvino():
+    """A global 7x7 AvgPool (ResNet's head), which sums per tap: equal to OpenVINO's, bit for bit."""
+    x = np.random.default_rng(3).standard_normal((1, 512, 7, 7)).astype(np.float32)
+    attrs = {"kernel": [7, 7], "strides": [1, 1], "pads_begin": [0, 0], "pads_end": [0, 0], "exclude-pad": True,
+             "rounding_type": "floor"}
+    got = opref.run_op("AvgPool-1", [x], attrs)[0]
+    want = ov_run("AvgPool-1", [x], attrs)[0]
+    assert got.dtype == want.dtype and got.shape == want.shape == (1, 512, 1, 1)
+    np.testing.assert_array_equal(got, want)

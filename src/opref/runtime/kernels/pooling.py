@@ -75,9 +75,11 @@ def _padded(x, pads, kernel, strides, dilations, out, fill):
 
 def _taps(xp, kernel, strides, dilations, out):
     """(tap, view) per kernel tap in row-major order: view[n, c, o...] = xp[n, c, o*s + tap*d ...]."""
-    for tap in np.ndindex(*kernel):
-        index = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, d, s, o in zip(tap, dilations, strides, out))
-        yield tap, xp[(slice(None), slice(None)) + index]
+    axes = [[slice(t * d, t * d + s * (o - 1) + 1, s) for t in range(k)]
+            for k, d, s, o in zip(kernel, dilations, strides, out)]
+    whole = (slice(None), slice(None))
+    for tap, index in zip(itertools.product(*map(range, kernel)), itertools.product(*axes)):
+        yield tap, xp[whole + index]
 
 
 def _axis_taps(size, k, s, d, pad, o):
@@ -338,6 +340,10 @@ def _counts(size, pad, k, s, d, o):
     return ((pos >= 0) & (pos < size)).sum(axis=1)
 
 
+# AvgPool sums on the stride-split grid unless it is more than GRID_WASTE times the windows' own size
+GRID_WASTE = 2
+
+
 def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type, exclude_pad):
     pads, dilations, out = _geometry(op, data.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad,
                                      rounding_type)
@@ -345,20 +351,41 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     shape = data.shape[:2] + tuple(out)
     if 0 in shape:
         return np.zeros(shape, data.dtype)
-    grid, taps = _phase_grid(data, pads, kernel, strides, dilations, out, 0, ct)
-    total = np.empty(shape[:2] + grid, ct)
-    flat = total.reshape(-1)[:taps[0].size]
+    grid = _phase_plan(data.shape[2:], tuple(pads), tuple(kernel), tuple(strides), tuple(dilations), out)[1]
     with np.errstate(all="ignore"):            # (positions outside the windows may overflow)
-        np.add(taps[0], ct.type(0), out=flat)  # from 0, as OpenVINO sums: a window of -0 gives +0
-        for tap in taps[1:]:
-            np.add(flat, tap, out=flat)
-        taps = tap = flat = None               # the phases are freed before the divisor is made
+        if math.prod(grid) <= GRID_WASTE * math.prod(out):
+            total = _grid_sums(data, pads, kernel, strides, dilations, out, ct)
+        else:                                  # few windows far apart (global pooling): the grid would be
+            total, grid = _tap_sums(data, pads, kernel, strides, dilations, out, ct), out   # mostly unused
         np.divide(total, _divisor(data.shape[2:], pads, kernel, strides, dilations, out, grid, exclude_pad, ct),
                   out=total)                   # over the whole grid: long rows
         if not element_type(data.dtype).is_float:
             np.rint(total, out=total)          # half to even, as OpenVINO rounds
     windows = total[(slice(None), slice(None)) + tuple(slice(0, o) for o in out)]
     return windows.astype(data.dtype, copy=False)             # (f32: a view of the grid, not copied)
+
+
+def _grid_sums(data, pads, kernel, strides, dilations, out, ct):
+    """Every window's sum over its taps in row-major order, from 0, as OpenVINO sums (a window of -0 gives +0),
+    on the stride-split grid (_phase_grid): [N, C, grid...], the windows in its [N, C, out...] corner."""
+    grid, taps = _phase_grid(data, pads, kernel, strides, dilations, out, 0, ct)
+    total = np.empty(data.shape[:2] + grid, ct)
+    flat = total.reshape(-1)[:taps[0].size]
+    np.add(taps[0], ct.type(0), out=flat)
+    for tap in taps[1:]:
+        np.add(flat, tap, out=flat)
+    return total
+
+
+def _tap_sums(data, pads, kernel, strides, dilations, out, ct):
+    """The same sums [N, C, out...], in the same order, over the zero-padded data's strided view per tap: for
+    windows that cover a small part of the grid, where these views are less work than the grid's slices."""
+    xp = _padded(data.astype(ct, copy=False), pads, kernel, strides, dilations, out, 0)
+    planes = xp.reshape((1, -1) + xp.shape[2:])           # (one axis of planes: fewer axes to iterate)
+    total = np.zeros(planes.shape[:2] + tuple(out), ct)
+    for _, view in _taps(planes, kernel, strides, dilations, out):
+        np.add(total, view, out=total)
+    return total.reshape(data.shape[:2] + tuple(out))
 
 
 def _divisor(sizes, pads, kernel, strides, dilations, out, grid, exclude_pad, ct):
