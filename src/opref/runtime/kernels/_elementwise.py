@@ -35,9 +35,42 @@ def binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], attrs: Sequence[s
     def make(f):
         def kernel(a, b, *, auto_broadcast, **kw):
             a, b = broadcast_pair(a, b, auto_broadcast)
-            return f(a, b, **kw)
+            size = row_buffer(a, b)
+            if not size:
+                return f(a, b, **kw)
+            old = np.setbufsize(size)
+            try:
+                return f(a, b, **kw)
+            finally:
+                np.setbufsize(old)
         return with_signature(kernel, ["a", "b"], ["auto_broadcast", *attrs])
     return _with_raw(make, fn)
+
+
+def row_buffer(a: np.ndarray, b: np.ndarray) -> int:
+    """The ufunc buffer size (np.setbufsize) for a broadcast operation on a and b, or 0 to leave it.
+
+    When one array is broadcast along the other's trailing axes (a per-channel bias or scale over [N, C, H, W]),
+    NumPy loops over rows of H*W elements; where two or more rows fit in its ufunc buffer (8192 elements), NumPy 2
+    copies them through the buffer, and the operation runs 2-4x slower than looping over the rows directly (a bias
+    over 64 planes of 55x55: 81 vs 26 us; 256 planes of 56x56: 421 vs 244 us; 1024 of 14x14: 77 vs 50 us, here).
+    A buffer one row long keeps it direct. Rows under 128 elements gain from the buffer (2048 planes of 8x8: 43 vs
+    82 us), and small operations from nothing: both are left as they are. (Results do not depend on the buffer.)"""
+    if a.shape == b.shape or a.ndim != b.ndim:
+        return 0
+    big, small = (a, b) if a.size >= b.size else (b, a)
+    if big.size < 1 << 16:
+        return 0
+    row = 1
+    for n, m in zip(reversed(big.shape), reversed(small.shape)):
+        if m != 1:
+            if m != n:
+                return 0
+            break
+        row *= n
+    if not 128 <= row < np.getbufsize() // 2 or big.size < 2 * row:
+        return 0
+    return -(-row // 16) * 16
 
 
 def _with_raw(make: Callable, fn: Callable) -> Callable:
