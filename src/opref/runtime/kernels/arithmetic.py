@@ -118,6 +118,10 @@ def _same(fn):
 
 
 def _in_type(fn, a, b):
+    if a.dtype is b.dtype and _ACCUMULATOR.get(a.dtype) is a.dtype:     # computed in the type itself
+        out = fn(a, b)
+        if type(out) is np.ndarray and out.dtype is a.dtype:
+            return out
     return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype, copy=False)
 
 
