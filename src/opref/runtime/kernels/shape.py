@@ -21,24 +21,32 @@ def _dims(shape):
 
 
 def reshape(data, target_shape, *, special_zero):
+    return _reshape_to(target_shape, special_zero=special_zero)(data)
+
+
+def _reshape_to(target_shape, *, special_zero):
+    """Reshape bound to its target shape (PREPARED): kernel(data, ...) gives data in that shape, its 0s (with
+    special_zero) copying data's dims and its -1 taking the rest."""
     pattern = np.asarray(target_shape).reshape(-1).tolist()          # Python ints (one call, not one per value)
     copied = {i for i, v in enumerate(pattern) if v == 0} if special_zero and 0 in pattern else ()
-    if copied:
-        pattern = [data.shape[i] if i in copied else v for i, v in enumerate(pattern)]
-    if -1 in pattern:
-        # dims copied by a 0 cancel; when the other dims multiply to 0, -1 is 1 (the shape rule's reading)
-        k = pattern.index(-1)
-        known = math.prod(v for i, v in enumerate(pattern) if i != k and i not in copied)
-        total = math.prod(d for i, d in enumerate(data.shape) if i not in copied)
-        pattern[k] = total // known if known else 1
-    if math.prod(pattern) != data.size:
-        # OpenVINO's shape inference does not count the elements when a 0 is copied ([3, 1, 1, 2] with
-        # [0, 2, 3] gives [3, 2, 3]); no tensor of that shape holds the data's elements
-        raise InputError(f"Reshape-1: cannot reshape data {list(data.shape)} ({data.size} elements) to {pattern} "
-                         f"({math.prod(pattern)} elements)")
-    if not data.size:       # (dims this large the shape rule only bounds: no static output to check before)
-        check_holdable("Reshape-1", "output 'output'", pattern, data.dtype)
-    return data.reshape(pattern)
+    free = pattern.index(-1) if -1 in pattern else None
+
+    def kernel(data, *_, **__):
+        shape = [data.shape[i] if i in copied else v for i, v in enumerate(pattern)] if copied else list(pattern)
+        if free is not None:
+            # dims copied by a 0 cancel; when the other dims multiply to 0, -1 is 1 (the shape rule's reading)
+            known = math.prod(v for i, v in enumerate(shape) if i != free and i not in copied)
+            total = math.prod(d for i, d in enumerate(data.shape) if i not in copied)
+            shape[free] = total // known if known else 1
+        if math.prod(shape) != data.size:
+            # OpenVINO's shape inference does not count the elements when a 0 is copied ([3, 1, 1, 2] with
+            # [0, 2, 3] gives [3, 2, 3]); no tensor of that shape holds the data's elements
+            raise InputError(f"Reshape-1: cannot reshape data {list(data.shape)} ({data.size} elements) to {shape} "
+                             f"({math.prod(shape)} elements)")
+        if not data.size:       # (dims this large the shape rule only bounds: no static output to check before)
+            check_holdable("Reshape-1", "output 'output'", shape, data.dtype)
+        return data.reshape(shape)
+    return kernel
 
 
 def shape_of_1(data):
@@ -63,6 +71,9 @@ def squeeze_15(data, axes=None, *, allow_axis_skip):
 def unsqueeze(data, axes):
     return data.reshape([d.lo for d in unsqueeze_dims("Unsqueeze-1", _dims(data.shape), _ints(axes))])
 
+
+# Reshape bound to a target shape that the run plan fixes (kernels/__init__.py)
+PREPARED = {"Reshape-1": ((1,), _reshape_to)}
 
 KERNELS = {"Reshape-1": reshape, "ShapeOf-1": shape_of_1, "ShapeOf-3": shape_of_3, "Squeeze-1": squeeze_1,
            "Squeeze-15": squeeze_15, "Unsqueeze-1": unsqueeze}
