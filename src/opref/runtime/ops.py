@@ -255,9 +255,12 @@ class BoundCall:
 
     def outputs(self, outs) -> list[np.ndarray]:
         expect = self.expect
-        if expect is not None and type(outs) in (list, tuple) and len(outs) == len(expect) and all(
-                type(o) is np.ndarray and o.shape == e[1] and o.dtype == e[0] for o, e in zip(outs, expect)):
-            return list(outs)
+        if expect is not None and type(outs) in (list, tuple) and len(outs) == len(expect):
+            for o, (dtype, shape) in zip(outs, expect):
+                if type(o) is not np.ndarray or o.shape != shape or o.dtype != dtype:
+                    break
+            else:
+                return list(outs)
         return checked_outputs(self.schema, self.ports, self.infos, outs)
 
 

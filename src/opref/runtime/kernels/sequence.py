@@ -170,15 +170,19 @@ def _reverse_index(lengths, t_max):
     return np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
 
 
-def _sequence(step, x, states, sequence_lengths, project, direction):
+def _reversed(direction, dirs):
+    """Per direction of the weights, whether it reads the sequence from its end."""
+    return tuple(direction == "reverse" or (direction == "bidirectional" and d == 1) for d in range(dirs))
+
+
+def _sequence(step, x, states, sequence_lengths, project, reverse, acc):
     """Runs `step(xp_t, *states, out=None) -> new states` over time for every direction at once, where
     xp_t = x_t W^T + b is step t of project(xs) (xs: every direction's inputs in its time order [D, T, N, I], in the
-    compute type). x [N, T, I]; states [N, D, H]; returns Y [N, D, T, H] and the final states."""
+    compute type `acc`). x [N, T, I]; states [N, D, H]; reverse: per direction, _reversed; returns Y [N, D, T, H]
+    and the final states."""
     dtype = x.dtype
-    acc = accumulator_dtype(dtype)
     n, t_max, _ = x.shape
-    dirs = states[0].shape[1]
-    reverse = [direction == "reverse" or (direction == "bidirectional" and d == 1) for d in range(dirs)]
+    dirs = len(reverse)
     steady = min(max(min(sequence_lengths.tolist()), 0), t_max) if n else t_max   # steps every sequence takes
     full = steady == t_max
     x = x.astype(acc, copy=False)
@@ -242,12 +246,13 @@ def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_a
     else:
         f = _activation(activations[0], clip)
     project = _lstm_project(W, B, acc, sign)
+    reverse = _reversed(direction, W.shape[0])
 
     def step(xp, hs, cs, out=None):
         return _lstm_step(xp, hs, cs, rt, f, g, h, out=out)
 
     def kernel(X, initial_hidden_state, initial_cell_state, sequence_lengths, *weights, **attrs):
-        return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, project, direction)
+        return _sequence(step, X, (initial_hidden_state, initial_cell_state), sequence_lengths, project, reverse, acc)
     return kernel
 
 
@@ -256,26 +261,26 @@ def _gru_weights_of(W, R, B, *, hidden_size, direction, activations, activations
     acc = accumulator_dtype(W.dtype)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
     rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset)
-    project = _projection(W, bx, acc)
+    project, reverse = _projection(W, bx, acc), _reversed(direction, W.shape[0])
 
     def step(xp, hs, out=None):
         return _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset, out=out)
 
     def kernel(X, initial_hidden_state, sequence_lengths, *weights, **attrs):
-        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, direction)
+        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, reverse, acc)
     return kernel
 
 
 def _rnn_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
     acc = accumulator_dtype(W.dtype)
     f, rt = _activation(activations[0], clip), _transposed(R, acc)
-    project = _projection(W, B, acc)
+    project, reverse = _projection(W, B, acc), _reversed(direction, W.shape[0])
 
     def step(xp, hs, out=None):
         return _rnn_step(xp, hs, rt, f, out=out)
 
     def kernel(X, initial_hidden_state, sequence_lengths, *weights, **attrs):
-        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, direction)
+        return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, reverse, acc)
     return kernel
 
 
