@@ -34,8 +34,9 @@ def binary(fn: Callable[[np.ndarray, np.ndarray], np.ndarray], attrs: Sequence[s
     (and its `.raw` over fn's, see `quiet`)."""
     def make(f):
         def kernel(a, b, *, auto_broadcast, **kw):
-            a, b = broadcast_pair(a, b, auto_broadcast)
-            size = row_buffer(a, b)
+            if auto_broadcast == "pdpd":
+                a, b = broadcast_pair(a, b, auto_broadcast)
+            size = 0 if a.shape == b.shape else row_buffer(a, b)
             if not size:
                 return f(a, b, **kw)
             old = np.setbufsize(size)

@@ -118,16 +118,18 @@ def _same(fn):
 
 
 def _in_type(fn, a, b):
-    if a.dtype is b.dtype and _ACCUMULATOR.get(a.dtype) is a.dtype:     # computed in the type itself
-        out = fn(a, b)
-        if type(out) is np.ndarray and out.dtype is a.dtype:
-            return out
     return np.asarray(fn(_wide(a), _wide(b))).astype(a.dtype, copy=False)
 
 
 def _same_kernel(fn):
     """`_same(fn)` made once, for the kernel table: its warnings off through `_quiet` (cheaper per call)."""
-    return _quiet(lambda a, b: _in_type(fn, a, b))
+    def same(a, b):
+        if a.dtype is b.dtype and _ACCUMULATOR.get(a.dtype) is a.dtype:     # computed in the type itself
+            out = fn(a, b)
+            if type(out) is np.ndarray and out.dtype is a.dtype:
+                return out
+        return _in_type(fn, a, b)
+    return _quiet(same)
 
 
 def _divide(a, b, *, m_pythondiv):
