@@ -52,11 +52,6 @@ def _activation(name, clip):
     return clipped
 
 
-def _gate(a, k, hidden):
-    """Gate block k ([..., hidden]) of a [..., G*hidden] array: a view."""
-    return a[..., k * hidden:(k + 1) * hidden]
-
-
 # --- cells: xp = x W^T + (input-side) B for one step, states [..., N, H] ---------------------------------------
 # The input projection and its bias do not depend on the state: the sequence ops compute them for every step at
 # once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays, activated in place.
@@ -81,49 +76,45 @@ def _lstm_step(xp, h, c, rt, f, g, hf, p=None, input_forget=False, out=None):
     return np.multiply(ot, hf(c_new), out=out), c_new               # h' = o * h(c')
 
 
-# the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c
+# the gate blocks of LSTM weights reordered from f, i, c, o (OpenVINO's order) to f, i, o, c; GRU's stay z, r, h
 _FIOC = [0, 1, 3, 2]
+_ZRH = [0, 1, 2]
 
 
 def _gate_major(a, axis, order=_FIOC):
-    """a [4*H, ...] (axis 0) or [D, 4*H, ...] (axis 1) as [4, H, ...] or [4, D, H, ...], the gate blocks taken
-    in `order`: block k of the result is a's block order[k] (a new array)."""
-    blocks = a.reshape(a.shape[:axis] + (4, a.shape[axis] // 4) + a.shape[axis + 1:])
+    """a [G*H, ...] (axis 0) or [D, G*H, ...] (axis 1) as [G, H, ...] or [G, D, H, ...] (G = len(order)), the gate
+    blocks taken in `order`: block k of the result is a's block order[k] (a new array)."""
+    gates = len(order)
+    blocks = a.reshape(a.shape[:axis] + (gates, a.shape[axis] // gates) + a.shape[axis + 1:])
     return blocks.swapaxes(0, axis)[order]
 
 
-def _lstm_project(w, b, acc, sign=None):
-    """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, 4, D, N, H]; w [D, 4H, I], b [D, 4H];
-    sign [4, 1, 1, 1]: the gate blocks' signs (see _lstm_weights)."""
-    w4 = _gate_major(w.astype(acc, copy=False), 1).swapaxes(-1, -2).copy()               # [4, D, I, H]
-    b4 = _gate_major(b.astype(acc, copy=False), 1)[:, :, None, :]                       # [4, D, 1, H]
+def _gate_project(w, b, acc, order, sign=None):
+    """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, G, D, N, H]; w [D, G*H, I], b [D, G*H],
+    their gate blocks taken in `order`; sign [G, 1, 1, 1]: the gate blocks' signs (see _lstm_weights)."""
+    wg = _gate_major(w.astype(acc, copy=False), 1, order).swapaxes(-1, -2).copy()        # [G, D, I, H]
+    bg = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, :]                # [G, D, 1, H]
     if sign is not None:
-        w4 *= sign
-        b4 *= sign
+        wg *= sign
+        bg *= sign
 
     def project(xs):
         dirs, t_max, n, i = xs.shape
-        xw = np.matmul(xs.reshape(dirs, t_max * n, i), w4).reshape(4, dirs, t_max, n, -1)
-        return np.add(xw.transpose(2, 0, 1, 3, 4), b4, out=np.empty((t_max,) + xw.shape[:2] + xw.shape[3:], acc))
+        xw = np.matmul(xs.reshape(dirs, t_max * n, i), wg).reshape(len(order), dirs, t_max, n, -1)
+        return np.add(xw.transpose(2, 0, 1, 3, 4), bg, out=np.empty((t_max,) + xw.shape[:2] + xw.shape[3:], acc))
     return project
 
 
 def _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset, out=None):
-    """xp: x W^T + [Bz, Br, Bh] (input-side); rt_zr: [Rz Rr]^T, rt_h: Rh^T; rbh: Rh's bias (linear_before_reset)."""
-    hidden = h.shape[-1]
-    zr = np.matmul(h, rt_zr)
-    zr += xp[..., :2 * hidden]
-    f(zr, out=zr)
-    zt, rt = _gate(zr, 0, hidden), _gate(zr, 1, hidden)
+    """One GRU step, gate-major: xp [3, ..., N, H]: x W^T + the input-side biases of z, r and h; rt_zr [2, ..., H, H]:
+    Rz^T and Rr^T; rt_h: Rh^T; rbh: Rh's bias (linear_before_reset, else 0)."""
+    zr = f(np.matmul(h, rt_zr) + xp[:2])
+    zt, rt = zr[0], zr[1]
     if linear_before_reset:
-        hh = np.matmul(h, rt_h)                                      # r * (h Rh^T + Rbh)
-        hh += rbh
-        hh *= rt
+        hh = g(xp[2] + rt * (np.matmul(h, rt_h) + rbh))            # g(x Wh^T + r * (h Rh^T + Rbh) + Wbh)
     else:
-        hh = np.matmul(rt * h, rt_h)                                 # (r * h) Rh^T
-    hh += xp[..., 2 * hidden:]
-    g(hh, out=hh)
-    new = np.subtract(zt.dtype.type(1), zt, out=out)                 # h' = (1 - z) * g(hh) + z * h
+        hh = g(xp[2] + np.matmul(rt * h, rt_h))                    # g(x Wh^T + (r * h) Rh^T + Bh)
+    new = np.subtract(zt.dtype.type(1), zt, out=out)                 # h' = (1 - z) * hh + z * h
     new *= hh
     new += zt * h
     return (new,)
@@ -152,11 +143,14 @@ def _projection(w, b, acc):
     return project
 
 
-def _gru_weights(r, b, acc, linear_before_reset):
-    """GRU's R split as [Rz Rr]^T and Rh^T, B as its input-side part [..., 3H] and Rh's bias (or 0)."""
+def _gru_weights(r, b, acc, linear_before_reset, negate=False):
+    """GRU's R gate-major as [Rz Rr]^T [2, ..., H, H] (negated with `negate`, see _lstm_weights) and Rh^T
+    [..., H, H]; B as its input-side part [..., 3H] and Rh's bias [..., 1, H] (or 0)."""
     hidden = r.shape[-1]
-    rt = _transposed(r, acc)
-    rt_zr, rt_h = np.ascontiguousarray(rt[..., :2 * hidden]), np.ascontiguousarray(rt[..., 2 * hidden:])
+    rt = _gate_major(r.astype(acc, copy=False), r.ndim - 2, _ZRH).swapaxes(-1, -2)      # [3, ..., H, H]
+    rt_zr, rt_h = rt[:2].copy(), rt[2].copy()
+    if negate:
+        np.negative(rt_zr, out=rt_zr)
     b = b.astype(acc, copy=False)
     # B: [Bz, Br, Bh] sums of W's and R's biases; with linear_before_reset [Bz, Br, Wbh, Rbh]
     rbh = b[..., None, 3 * hidden:] if linear_before_reset else 0
@@ -245,7 +239,7 @@ def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_a
         f = _activation("sigmoid_of_negated", clip)
     else:
         f = _activation(activations[0], clip)
-    project = _lstm_project(W, B, acc, sign)
+    project = _gate_project(W, B, acc, _FIOC, sign)
     reverse = _reversed(direction, W.shape[0])
 
     def step(xp, hs, cs, out=None):
@@ -259,9 +253,13 @@ def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_a
 def _gru_weights_of(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip,
                     linear_before_reset):
     acc = accumulator_dtype(W.dtype)
-    f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset)
-    project, reverse = _projection(W, bx, acc), _reversed(direction, W.shape[0])
+    # with f the sigmoid, z's and r's weights are kept negated, as LSTM's are (_lstm_weights)
+    negate = activations[0] == "sigmoid"
+    f = _activation("sigmoid_of_negated" if negate else activations[0], clip)
+    g = _activation(activations[1], clip)
+    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset, negate)
+    sign = np.array([-1, -1, 1], acc).reshape(3, 1, 1, 1) if negate else None
+    project, reverse = _gate_project(W, bx, acc, _ZRH, sign), _reversed(direction, W.shape[0])
 
     def step(xp, hs, out=None):
         return _gru_step(xp, hs, rt_zr, rt_h, rbh, f, g, linear_before_reset, out=out)
@@ -362,7 +360,9 @@ def gru_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, acti
     x, h, w = _cast(X.dtype, X, initial_hidden_state, W)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
     rt_zr, rt_h, bx, rbh = _gru_weights(R, B, x.dtype, linear_before_reset)
-    return _gru_step(_project(x, w, bx), h, rt_zr, rt_h, rbh, f, g, linear_before_reset)[0].astype(X.dtype)
+    xp = np.matmul(x, _gate_major(w, 0, _ZRH).swapaxes(-1, -2))                    # [3, N, H]
+    xp += _gate_major(bx, 0, _ZRH)[:, None, :]
+    return _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset)[0].astype(X.dtype)
 
 
 @np.errstate(all="ignore")
