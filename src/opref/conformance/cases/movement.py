@@ -21,7 +21,7 @@ from ._gen import array, ints_array, rng_for
 from .movement_common import (M, N, SPEC_EMPTY_ORDER, T_INT, _case, _ids, _idx_type, _loosen_case, _loosen_generic,
                               _mcase)
 from .movement_gather import (_gather, _gather_elements, _gather_nd, _gather_tree, _scatter_elements, _scatter_nd,
-                              _scatter_update)
+                              _scatter_nd_whole_data, _scatter_update)
 from .movement_slice import _slice, _slice_scatter, _strided_slice
 from .movement_space import (_col2im, _depth_space, _errors, _extract_image_patches, _pad_blocks, _shape_errors,
                              _shuffle_channels, _space_batch)
@@ -414,7 +414,8 @@ def _more_cases():
             + _gather("Gather-8") + _tile() + _pad("Pad-1") + _pad("Pad-12") + _broadcast("Broadcast-1")
             + _broadcast("Broadcast-3") + _strided_slice() + _slice() + _gather_elements() + _gather_nd("GatherND-5")
             + _gather_nd("GatherND-8") + _scatter_update() + _scatter_nd("ScatterNDUpdate-3")
-            + _scatter_nd("ScatterNDUpdate-15") + _scatter_elements("ScatterElementsUpdate-3")
+            + _scatter_nd("ScatterNDUpdate-15") + _scatter_nd_whole_data("ScatterNDUpdate-3")
+            + _scatter_nd_whole_data("ScatterNDUpdate-15") + _scatter_elements("ScatterElementsUpdate-3")
             + _scatter_elements("ScatterElementsUpdate-12") + _roll() + _reverse() + _shuffle_channels()
             + _reverse_sequence() + _slice_scatter() + _unique() + _extract_image_patches() + _gather_tree()
             + _movement_errors())

@@ -11,6 +11,7 @@ import numpy as np
 from ...opset.movement_gather import ELEMENTS_REDUCTIONS, NOT_REDUCIBLE, SCATTER_REDUCTIONS
 from ...types import ALL, NUMERIC_BYTES, element_type
 from ._gen import array, ints_array, rng_for
+from . import Case
 from .movement_common import M, SIGNED_IDX, T_INT, _ids, _idx_type, _mcase, _shared_words
 
 
@@ -140,6 +141,26 @@ def _scatter_nd(op):
         id = f"{i}_{et}_{reduction}_{_ids(shape)}_{_ids(batch + [k])}"
         out.append(dataclasses.replace(_mcase(op, id, inputs, attrs),
                                        exact=False if reduction != "none" else None))
+    return out
+
+
+# OpenVINO's CPU plugin leaves the data as it is where the index tuples are empty (depth 0: each tuple names the
+# whole data); the spec, onnxruntime's ScatterND and OpenVINO's reference `evaluate` apply every update
+WHOLE_DATA_TUPLES = "the CPU plugin ignores index tuples of depth 0 (each names the whole data); the spec applies them"
+
+
+def _scatter_nd_whole_data(op):
+    """Index tuples of depth 0: each update is a whole data tensor, applied in order (or reduced)."""
+    rng = rng_for(op + "whole")
+    out = []
+    reductions = ["none"] if op == "ScatterNDUpdate-3" else ["none", "sum", "sub", "prod", "min", "max"]
+    for i, reduction in enumerate(reductions):
+        shape, batch = [[3], [2, 3], [2, 1, 2]][i % 3], [[2], [1], [3, 1]][i % 3]
+        data, upd = array(rng, "f32", shape, -3, 3), array(rng, "f32", batch + shape, -3, 3)
+        attrs = {} if op == "ScatterNDUpdate-3" else {"reduction": reduction}
+        out.append(Case(op, f"whole_data_{reduction}_{_ids(shape)}_{_ids(batch + [0])}",
+                        (data, np.zeros(batch + [0], (np.int32, np.int64)[i % 2]), upd), attrs,
+                        openvino=WHOLE_DATA_TUPLES, oracle="reference", exact=False if reduction != "none" else None))
     return out
 
 
