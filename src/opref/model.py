@@ -118,9 +118,9 @@ class Model:
         params = self.graph.parameters
         if type(inputs) in (list, tuple) and len(inputs) == len(params):       # the common cases, in short
             feeds = self._feeds(inputs)
-        elif type(inputs) is dict and len(inputs) == len(params):
+        elif type(inputs) is dict and len(inputs) == len(params) and (order := self._input_names()):
             try:                                  # every input by its first name: in order, without a search
-                given = [inputs[n] for n in (self._first_names or self._input_names())]
+                given = [inputs[n] for n in order]
             except KeyError:
                 given = self._given(inputs)
             feeds = self._feeds(given)
@@ -143,12 +143,12 @@ class Model:
         return dict(zip(names, values))
 
     def _input_names(self) -> tuple:
-        """Each Parameter's first name, in order, where each names its own Parameter (else none: `_by_names`)."""
+        """Each Parameter's first name, in order, where each names its own Parameter (else (): `_by_names`)."""
         names = self._first_names
         if names is None:
             names = tuple(port.name for port in self.inputs)
             if not all(self._parameter(n) is p for n, p in zip(names, self.graph.parameters)):
-                names = ("\0",)                   # (no dict has that key: every dict takes `_by_names`)
+                names = ()
             self._first_names = names
         return names
 

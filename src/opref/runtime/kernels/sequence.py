@@ -54,7 +54,8 @@ def _activation(name, clip):
 
 # --- cells: xp = x W^T + (input-side) B for one step, states [..., N, H] ---------------------------------------
 # The input projection and its bias do not depend on the state: the sequence ops compute them for every step at
-# once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays, activated in place.
+# once, and each step adds the state's projection h R^T. Gate pre-activations are fresh arrays (NumPy computes
+# small ones faster fresh than in place).
 # A step returns its new states, the hidden state first, written into `out` when given (the sequence's output row).
 # LSTM's arrays are gate-major (xp [4, ..., N, H], rt [4, ..., H, H]: the blocks f, i, o, c, contiguous): the
 # three gates that take f are one contiguous block, activated at once.
@@ -143,7 +144,7 @@ def _projection(w, b, acc):
     return project
 
 
-def _gru_weights(r, b, acc, linear_before_reset, negate=False):
+def _gru_recurrence(r, b, acc, linear_before_reset, negate=False):
     """GRU's R gate-major as [Rz Rr]^T [2, ..., H, H] (negated with `negate`, see _lstm_weights) and Rh^T
     [..., H, H]; B as its input-side part [..., 3H] and Rh's bias [..., 1, H] (or 0)."""
     hidden = r.shape[-1]
@@ -250,14 +251,14 @@ def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_a
     return kernel
 
 
-def _gru_weights_of(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip,
-                    linear_before_reset):
+def _gru_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip,
+                 linear_before_reset):
     acc = accumulator_dtype(W.dtype)
     # with f the sigmoid, z's and r's weights are kept negated, as LSTM's are (_lstm_weights)
     negate = activations[0] == "sigmoid"
     f = _activation("sigmoid_of_negated" if negate else activations[0], clip)
     g = _activation(activations[1], clip)
-    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, acc, linear_before_reset, negate)
+    rt_zr, rt_h, bx, rbh = _gru_recurrence(R, B, acc, linear_before_reset, negate)
     sign = np.array([-1, -1, 1], acc).reshape(3, 1, 1, 1) if negate else None
     project, reverse = _gate_project(W, bx, acc, _ZRH, sign), _reversed(direction, W.shape[0])
 
@@ -291,9 +292,9 @@ def lstm_sequence(X, initial_hidden_state, initial_cell_state, sequence_lengths,
 
 def gru_sequence(X, initial_hidden_state, sequence_lengths, W, R, B, *, hidden_size, direction, activations,
                  activations_alpha, activations_beta, clip, linear_before_reset):
-    kernel = _gru_weights_of(W, R, B, hidden_size=hidden_size, direction=direction, activations=activations,
-                             activations_alpha=activations_alpha, activations_beta=activations_beta, clip=clip,
-                             linear_before_reset=linear_before_reset)
+    kernel = _gru_weights(W, R, B, hidden_size=hidden_size, direction=direction, activations=activations,
+                          activations_alpha=activations_alpha, activations_beta=activations_beta, clip=clip,
+                          linear_before_reset=linear_before_reset)
     return kernel(X, initial_hidden_state, sequence_lengths)
 
 
@@ -359,7 +360,7 @@ def gru_cell(X, initial_hidden_state, W, R, B, *, hidden_size, activations, acti
              clip, linear_before_reset):
     x, h, w = _cast(X.dtype, X, initial_hidden_state, W)
     f, g = _activation(activations[0], clip), _activation(activations[1], clip)
-    rt_zr, rt_h, bx, rbh = _gru_weights(R, B, x.dtype, linear_before_reset)
+    rt_zr, rt_h, bx, rbh = _gru_recurrence(R, B, x.dtype, linear_before_reset)
     xp = np.matmul(x, _gate_major(w, 0, _ZRH).swapaxes(-1, -2))                    # [3, N, H]
     xp += _gate_major(bx, 0, _ZRH)[:, None, :]
     return _gru_step(xp, h, rt_zr, rt_h, rbh, f, g, linear_before_reset)[0].astype(X.dtype)
@@ -521,5 +522,5 @@ KERNELS = {
 # The sequence ops bound to constant weights: op -> (the ports prepared, the preparation), for run plans
 # (runtime/executor.py): preparation(W, R, B, **attrs) gives a kernel of the op's inputs and attributes that
 # ignores the prepared ports' arrays (the same values) and is called as the op's kernel's `.raw` is.
-PREPARED = {"LSTMSequence-5": ((4, 5, 6), _lstm_weights), "GRUSequence-5": ((3, 4, 5), _gru_weights_of),
+PREPARED = {"LSTMSequence-5": ((4, 5, 6), _lstm_weights), "GRUSequence-5": ((3, 4, 5), _gru_weights),
             "RNNSequence-5": ((3, 4, 5), _rnn_weights)}
