@@ -90,14 +90,16 @@ def _gate_major(a, axis, order=_FIOC):
     return blocks.swapaxes(0, axis)[order]
 
 
+def _signed(a, sign):
+    """A contiguous copy of a, times sign (None: as it is), in one pass."""
+    return a.copy() if sign is None else np.multiply(a, sign, order="C")
+
+
 def _gate_project(w, b, acc, order, sign=None):
     """project(xs [D, T, N, I]) -> x W^T + B of every step, gate-major [T, G, D, N, H]; w [D, G*H, I], b [D, G*H],
     their gate blocks taken in `order`; sign [G, 1, 1, 1]: the gate blocks' signs (see _lstm_weights)."""
-    wg = _gate_major(w.astype(acc, copy=False), 1, order).swapaxes(-1, -2).copy()        # [G, D, I, H]
-    bg = _gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, :]                # [G, D, 1, H]
-    if sign is not None:
-        wg *= sign
-        bg *= sign
+    wg = _signed(_gate_major(w.astype(acc, copy=False), 1, order).swapaxes(-1, -2), sign)   # [G, D, I, H]
+    bg = _signed(_gate_major(b.astype(acc, copy=False), 1, order)[:, :, None, :], sign)     # [G, D, 1, H]
 
     def project(xs):
         dirs, t_max, n, i = xs.shape
@@ -229,17 +231,16 @@ def _sequence(step, x, states, sequence_lengths, project, reverse, acc):
 def _lstm_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
     acc = accumulator_dtype(W.dtype)
     g, h = _activation(activations[1], clip), _FUNCTIONS[activations[2]]
-    rt = _gate_major(R.astype(acc, copy=False), 1).swapaxes(-1, -2).copy()             # [4, D, H, H]
     sign = None
     if activations[0] == "sigmoid":
         # The f, i and o blocks of W, R and B are kept negated: those gates' pre-activations come out as -z, and
         # sigmoid(z) = 1 / (1 + exp(-z)) takes one NumPy call less. Negation is exact (and clipping symmetric):
         # the same bits as without it.
         sign = np.array([-1, -1, -1, 1], acc).reshape(4, 1, 1, 1)
-        rt *= sign
         f = _activation("sigmoid_of_negated", clip)
     else:
         f = _activation(activations[0], clip)
+    rt = _signed(_gate_major(R.astype(acc, copy=False), 1).swapaxes(-1, -2), sign)      # [4, D, H, H]
     project = _gate_project(W, B, acc, _FIOC, sign)
     reverse = _reversed(direction, W.shape[0])
 
