@@ -277,7 +277,7 @@ class Executor:
             if kernel is not None:
                 try:
                     res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
-                    if type(res) is ndarray and res.shape == shape and res.dtype == dtype:
+                    if type(res) is ndarray and res.shape == shape and (res.dtype is dtype or res.dtype == dtype):
                         if out0:
                             values[out0] = res
                             for s in free:
