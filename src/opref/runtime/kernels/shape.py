@@ -57,23 +57,48 @@ def shape_of_3(data, *, output_type):
     return np.asarray(data.shape, dtype=np.int64).astype(np.int32 if output_type == "i32" else np.int64)
 
 
+def _squeezed(op, shape, axes):
+    return squeeze_dims(op, _dims(shape), axes).to_shape()
+
+
+def _unsqueezed(op, shape, axes):
+    return [d.lo for d in unsqueeze_dims(op, _dims(shape), axes)]
+
+
 def squeeze_1(data, axes=None):
-    axes = None if axes is None else _ints(axes)
-    return data.reshape(squeeze_dims("Squeeze-1", _dims(data.shape), axes).to_shape())
+    return data.reshape(_squeezed("Squeeze-1", data.shape, None if axes is None else _ints(axes)))
 
 
 def squeeze_15(data, axes=None, *, allow_axis_skip):
     # allow_axis_skip only changes inference on dynamic dims; on concrete shapes it is Squeeze-1
-    axes = None if axes is None else _ints(axes)
-    return data.reshape(squeeze_dims("Squeeze-15", _dims(data.shape), axes).to_shape())
+    return data.reshape(_squeezed("Squeeze-15", data.shape, None if axes is None else _ints(axes)))
 
 
 def unsqueeze(data, axes):
-    return data.reshape([d.lo for d in unsqueeze_dims("Unsqueeze-1", _dims(data.shape), _ints(axes))])
+    return data.reshape(_unsqueezed("Unsqueeze-1", data.shape, _ints(axes)))
 
 
-# Reshape bound to a target shape that the run plan fixes (kernels/__init__.py)
-PREPARED = {"Reshape-1": ((1,), _reshape_to)}
+def _bound_axes(op, out_shape):
+    """Squeeze/Unsqueeze bound to their axes (PREPARED): out_shape(op, input shape, axes) is worked out once per
+    input shape (the shape rules' dimension arithmetic costs microseconds; the reshape, a fraction of one)."""
+    def prepare(axes, **attrs):
+        axes, shapes = _ints(axes), {}
+
+        def kernel(data, *_, **__):
+            shape = shapes.get(data.shape)
+            if shape is None:
+                if len(shapes) >= 8:
+                    shapes.clear()
+                shape = shapes[data.shape] = out_shape(op, data.shape, axes)
+            return data.reshape(shape)
+        return kernel
+    return prepare
+
+
+# Reshape, Squeeze and Unsqueeze bound to a target shape or axes that the run plan fixes (kernels/__init__.py)
+PREPARED = {"Reshape-1": ((1,), _reshape_to), "Squeeze-1": ((1,), _bound_axes("Squeeze-1", _squeezed)),
+            "Squeeze-15": ((1,), _bound_axes("Squeeze-15", _squeezed)),
+            "Unsqueeze-1": ((1,), _bound_axes("Unsqueeze-1", _unsqueezed))}
 
 KERNELS = {"Reshape-1": reshape, "ShapeOf-1": shape_of_1, "ShapeOf-3": shape_of_3, "Squeeze-1": squeeze_1,
            "Squeeze-15": squeeze_15, "Unsqueeze-1": unsqueeze}
