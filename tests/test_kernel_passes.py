@@ -5,6 +5,7 @@ specs (Python's math.erf, plain NumPy formulas step by step), and that no kernel
 """
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -206,7 +207,6 @@ def test_kernels_leave_their_inputs_alone(op):
 def test_first_output_kernels_give_output_0_of_every_case():
     """Each FIRST_OUTPUT kernel takes its op's signature and gives, on every value case of the op, exactly
     output 0 of the full kernel (bit for bit, NaN included)."""
-    import inspect
     from opref.runtime.kernels import FIRST_OUTPUT
     assert FIRST_OUTPUT, "no FIRST_OUTPUT kernel"
     for op, lean in FIRST_OUTPUT.items():
@@ -232,7 +232,6 @@ def test_prepared_kernels_give_the_kernels_outputs_on_every_case():
                  all(k < len(c.inputs) and c.inputs[k] is not None for k in ports)]
         assert len(cases) >= 20, (op, len(cases))
         kernel = KERNELS[op]
-        import inspect
         params = list(inspect.signature(prepare).parameters)
         assert params[:len(ports)] == [get_schema(op).inputs[k].name for k in ports], (op, params)
         for c in cases:

@@ -134,18 +134,6 @@ def _transposed(a, acc):
     return a.astype(acc, copy=False).swapaxes(-1, -2).copy()
 
 
-def _projection(w, b, acc):
-    """project(xs [D, T, N, I]) -> x W^T + b of every step [T, D, N, G*H]; w [D, G*H, I], b [D, G*H]."""
-    wt = _transposed(w, acc)
-    b = b.astype(acc, copy=False)[:, None, :]
-
-    def project(xs):
-        dirs, t_max, n, i = xs.shape
-        xw = np.matmul(xs.reshape(dirs, t_max * n, i), wt).reshape(dirs, t_max, n, -1)
-        return np.add(xw.swapaxes(0, 1), b, out=np.empty((t_max, dirs, n, xw.shape[-1]), acc))
-    return project
-
-
 def _gru_recurrence(r, b, acc, linear_before_reset, negate=False):
     """GRU's R gate-major as [Rz Rr]^T [2, ..., H, H] (negated with `negate`, see _lstm_weights) and Rh^T
     [..., H, H]; B as its input-side part [..., 3H] and Rh's bias [..., 1, H] (or 0)."""
@@ -274,10 +262,10 @@ def _gru_weights(W, R, B, *, hidden_size, direction, activations, activations_al
 def _rnn_weights(W, R, B, *, hidden_size, direction, activations, activations_alpha, activations_beta, clip):
     acc = accumulator_dtype(W.dtype)
     f, rt = _activation(activations[0], clip), _transposed(R, acc)
-    project, reverse = _projection(W, B, acc), _reversed(direction, W.shape[0])
+    project, reverse = _gate_project(W, B, acc, [0]), _reversed(direction, W.shape[0])
 
     def step(xp, hs, out=None):
-        return _rnn_step(xp, hs, rt, f, out=out)
+        return _rnn_step(xp[0], hs, rt, f, out=out)                 # (xp: its one gate block)
 
     def kernel(X, initial_hidden_state, sequence_lengths, *weights, **attrs):
         return _sequence(step, X, (initial_hidden_state,), sequence_lengths, project, reverse, acc)
