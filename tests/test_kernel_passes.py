@@ -250,6 +250,39 @@ def test_prepared_kernels_give_the_kernels_outputs_on_every_case():
                 assert a.tobytes() == w.tobytes(), c.name
 
 
+# --- INTO: kernels that write their output into a given array ----------------------------------------------------
+def test_into_kernels_give_the_kernels_bits_written_into_out():
+    """Each INTO kernel, given `out=` a new array of its output's type and shape, or a copy of an input on one of its
+    ports with that type and shape, gives on every value case exactly the op's outputs (bit for bit, NaN included),
+    run as a plan runs it; where it returns `out` itself, the bits are in it, and it writes into no other array.
+    Every op writes into `out` on some cases (f32 ones at least), and into an input where it may be one."""
+    from opref.runtime.kernels import INTO
+    assert {"Add-1", "Relu-1", "Convolution-1"} <= set(INTO)
+    for op, ports in INTO.items():
+        cases = [c for c in all_cases() if c.op == op and c.error is None]
+        assert len(cases) >= 20, (op, len(cases))
+        kernel = getattr(KERNELS[op], "raw", KERNELS[op])
+        written = in_place = 0
+        for c in cases:
+            kw = as_keywords(get_schema(op).bind_attrs(c.attrs))
+            (want,) = run_op(c.op, c.inputs, c.attrs)
+            fits = [k for k in ports if k < len(c.inputs) and isinstance(c.inputs[k], np.ndarray) and
+                    c.inputs[k].shape == want.shape and c.inputs[k].dtype == want.dtype]
+            for port in [None] + fits:               # a new array, then each input that fits
+                inputs = [None if a is None else a.copy() for a in c.inputs]
+                out = np.empty_like(want) if port is None else inputs[port]
+                with np.errstate(all="ignore"):
+                    got = kernel(*inputs, out=out, **kw)
+                assert got.dtype == want.dtype and got.shape == want.shape and got.tobytes() == want.tobytes(), \
+                    (c.name, port)
+                written += got is out
+                in_place += got is out and port is not None
+                for k, (a, b) in enumerate(zip(inputs, c.inputs)):     # no other array written into
+                    if a is not None and a is not out:
+                        assert a.tobytes() == b.tobytes(), (c.name, port, k)
+        assert written and (in_place or not ports), f"{op}: never wrote into out ({written}) or an input ({in_place})"
+
+
 def test_a_plan_skips_indices_nothing_reads(monkeypatch, tmp_path):
     """A model whose MaxPool-8 indices reach no node: its run plan (from the third run of a signature) calls the
     values-only kernel, so the indices are computed on the first two runs only; every run gives the same

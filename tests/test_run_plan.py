@@ -281,6 +281,108 @@ def test_a_plan_runs_its_kernels_quietly(tmp_path):
     assert {"MatMul", "Gelu", "MVN"} <= raw, raw
 
 
+# --- writing into inputs and kept buffers (runtime/arena.py) ----------------------------------------------------
+def _elementwise_chain(tmp_path, shape=(256, 256)):
+    """x -> Multiply -> Add -> Relu -> Tanh (a Result), f32 of 256 KB: Multiply cannot write into the feed, so it
+    writes into a kept buffer; Add and Relu into it in place; Tanh, a Result, into a new array."""
+    x = o15.parameter(list(shape), ov.Type.f32, name="x")
+    y = o15.tanh(o15.relu(o15.add(o15.multiply(x, o15.constant(np.float32(0.5))), o15.constant(np.float32(-0.1)))))
+    return _save(tmp_path, "chain", [o15.result(y)], [x])
+
+
+def _want_chain(x):
+    return np.tanh(np.maximum(x * np.float32(0.5) + np.float32(-0.1), np.float32(0)))
+
+
+def test_planned_runs_write_into_their_buffers(tmp_path):
+    """A warm planned run of the chain allocates its result only: the intermediates are written into a buffer the
+    plan keeps (allocated by its first planned run) and then in place; a run without plans holds two at once."""
+    import tracemalloc
+    model = _elementwise_chain(tmp_path)
+    rng = np.random.default_rng(0)
+    feeds = [rng.standard_normal((256, 256)).astype(np.float32) for _ in range(6)]
+    size = feeds[0].nbytes
+    peaks = []
+    for x in feeds:
+        tracemalloc.start()
+        y = list(model.run([x]).values())[0]
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert np.array_equal(y, _want_chain(x))
+    (plan,) = model._executor.plans.values()
+    assert plan.buffers == (((256, 256), np.dtype(np.float32)),), plan.buffers
+    steps = {model._executor.graph.nodes[st.index].schema.name: st.into for st in plan.steps}
+    assert steps["Multiply"].buffer == 0 and [b for _, b in steps["Add"].inputs] == [0] and \
+        steps["Relu"].inputs and steps["Tanh"] is None, steps
+    assert peaks[0] >= 1.9 * size and peaks[1] >= 1.9 * size, peaks           # no plan yet; the plan prepared
+    assert peaks[2] >= 1.9 * size, peaks                                        # the first planned: its buffer
+    assert all(p < 1.2 * size for p in peaks[3:]), peaks                        # warm: the result alone
+
+
+def test_a_plan_never_writes_into_feeds_results_or_what_the_caller_keeps(tmp_path):
+    """Feeds stay as they were; a result (and a view of an intermediate that a Result gives) stays the caller's
+    after later runs; a Relu of the feed itself gets a new array."""
+    x = o15.parameter([128, 256], ov.Type.f32, name="x")
+    m = o15.multiply(x, o15.constant(np.float32(3)))
+    view = o15.reshape(m, o15.constant(np.array([256, 128], np.int64)), False)       # a Result: a view of m's buffer
+    a = o15.add(m, o15.constant(np.float32(1)))
+    r = o15.relu(x)                                                                   # the feed: never in place
+    b = o15.subtract(o15.relu(a), r)
+    model = _save(tmp_path, "keep", [o15.result(view), o15.result(b), o15.result(r)], [x])
+    rng = np.random.default_rng(1)
+    kept = []
+    for _ in range(6):
+        data = rng.standard_normal((128, 256)).astype(np.float32)
+        copy = data.copy()
+        got = list(model.run([data]).values())
+        assert np.array_equal(data, copy), "a feed was written into"
+        kept.append((copy, got))
+    assert model._executor.plans and next(iter(model._executor.plans.values())).buffers
+    for data, (v, y, r) in kept:                     # every run's arrays as that run gave them
+        m = data * np.float32(3)
+        assert np.array_equal(v, m.reshape(256, 128))
+        assert np.array_equal(r, np.maximum(data, 0))
+        assert np.array_equal(y, np.maximum(m + np.float32(1), 0) - np.maximum(data, 0))
+
+
+def test_threads_running_one_plan_use_their_own_buffers(tmp_path):
+    """Runs of one plan at once in several threads each write into their own set of buffers."""
+    from concurrent.futures import ThreadPoolExecutor
+    model = _elementwise_chain(tmp_path)
+    rng = np.random.default_rng(2)
+    feeds = [rng.standard_normal((256, 256)).astype(np.float32) for _ in range(32)]
+    for x in feeds[:2]:
+        model.run([x])                                                          # the plan is prepared
+
+    def run(x):
+        return [np.array_equal(list(model.run([x]).values())[0], _want_chain(x)) for _ in range(5)]
+    with ThreadPoolExecutor(4) as pool:
+        assert all(all(ok) for ok in pool.map(run, feeds))
+    (plan,) = model._executor.plans.values()
+    assert 1 <= len(plan.arenas) <= 4
+
+
+def test_a_kernel_failing_in_place_is_an_internal_error(tmp_path, monkeypatch):
+    """Written in place, a failing kernel may have overwritten its input: the step is not redone from it, the run
+    raises an InternalError naming the layer."""
+    from opref.errors import InternalError
+    model = _elementwise_chain(tmp_path)
+    x = np.ones((256, 256), np.float32)
+    for _ in range(3):
+        model.run([x])
+    (plan,) = model._executor.plans.values()
+
+    def failing(*args, out=None, **kw):
+        if out is not None:
+            out[:] = np.nan
+            raise FloatingPointError("failed half-way")
+        return np.maximum(args[0], np.float32(0))
+    plan.steps = tuple(st._replace(kernel=failing) if st.into is not None and st.into.inputs and
+                       model._executor.graph.nodes[st.index].schema.name == "Relu" else st for st in plan.steps)
+    with pytest.raises(InternalError, match="Relu.*writing into its input"):
+        model.run([x])
+
+
 # --- run_op ----------------------------------------------------------------------------------------
 @pytest.fixture
 def cold():

@@ -108,7 +108,10 @@ def decode_constant(raw: np.ndarray, et: str, shape: tuple[int, ...], where: str
 
 @functools.cache
 def _little_endian(dtype: np.dtype) -> np.dtype:
-    return dtype.newbyteorder("<")
+    """The little-endian form of dtype: on a little-endian machine, dtype itself (NumPy's own instance, which kernels
+    compare by identity first)."""
+    little = dtype.newbyteorder("<")
+    return dtype if little == dtype else little
 
 
 def _decode_strings(raw: np.ndarray, count: int, where: str) -> np.ndarray:

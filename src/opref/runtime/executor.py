@@ -9,11 +9,11 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import InputError, ModelError, OprefError
+from ..errors import InputError, InternalError, ModelError, OprefError
 from ..types import UNTOLD, element_type, tagged, typed
-from . import limits, subgraph
+from . import arena as arenas, limits, subgraph
 from .graph import Graph, Node
-from .kernels import FIRST_OUTPUT, PREPARED
+from .kernels import FIRST_OUTPUT, INTO, PREPARED
 from .kernels._elementwise import quiet
 from .ops import BoundCall, execute, infer_outputs
 from ..opset.schema import as_keywords
@@ -114,6 +114,8 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
 # A step whose outputs the signature fixes (ShapeOf and what computes on shapes only, on constants) is
 # run once, when the plan is prepared, and its outputs are kept in the plan as constants are, up to
 # FOLD_BYTES per plan; not where a Result gives them (each run returns its own arrays).
+# A step whose kernel can write its output into a given array (kernels.INTO) writes into an input it reads last,
+# or into a buffer the plan keeps between runs (runtime/arena.py plans them and checks each run).
 PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
 FOLD_BYTES = 1 << 22
 
@@ -136,16 +138,20 @@ class _Step(NamedTuple):
     out0: int                      # the slot of output 0 when it is the only one read (0: see outs)
     outs: tuple                    # (output index, slot) of the outputs read
     free: tuple                    # slots freed after the step
+    into: arenas.Into | None       # where the kernel writes its output (kernels.INTO), None: a new array
 
 
 class _Plan:
-    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live", "limits", "bare")
+    __slots__ = ("steps", "initial", "param_slots", "result_slots", "peak_live", "limits", "bare", "buffers",
+                 "arenas")
 
-    def __init__(self, steps, initial, param_slots, result_slots, peak_live, limit, bare):
+    def __init__(self, steps, initial, param_slots, result_slots, peak_live, limit, bare, buffers):
         self.steps, self.initial, self.param_slots = steps, initial, param_slots
         self.result_slots, self.peak_live = result_slots, peak_live
         self.limits = limit                   # the limits its steps were checked under (runtime/limits.py)
         self.bare = bare                      # some step calls a kernel without its errstate (`.raw`)
+        self.buffers = buffers                # (shape, dtype) of each buffer its steps write into (arena.py)
+        self.arenas: list[list] = []          # sets of those buffers not in use by a run (one per run at once)
 
 
 class Executor:
@@ -262,6 +268,18 @@ class Executor:
     _planned_quietly = quiet(_planned)
 
     def _run_plan(self, plan: _Plan, feeds, state, deadline) -> list[np.ndarray]:
+        if not plan.buffers:
+            return self._run_steps(plan, feeds, state, deadline, None)
+        try:                                  # (list.pop and append are atomic: threads take one set each)
+            arena = plan.arenas.pop()
+        except IndexError:
+            arena = arenas.new_arena(plan.buffers)
+        try:
+            return self._run_steps(plan, feeds, state, deadline, arena)
+        finally:
+            plan.arenas.append(arena)
+
+    def _run_steps(self, plan: _Plan, feeds, state, deadline, arena) -> list[np.ndarray]:
         values = plan.initial.copy()
         for k, s in plan.param_slots:
             values[s] = feeds[k]
@@ -271,27 +289,34 @@ class Executor:
         # itemgetter of the input slots) and whether it gets one input; node index, input slots, the
         # slot of output 0 (0: see outs), (output index, slot)s, slots freed after
         clock = limits.clock
-        for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free in plan.steps:
+        for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free, into in plan.steps:
             if deadline is not None and clock() > deadline:
                 raise limits.over_time(self.graph.nodes[i].where())
             if kernel is not None:
                 try:
-                    res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
+                    if into is not None:
+                        res = self._into(kernel, kw, get, one, values, arena, into, i)
+                    else:
+                        res = kernel(get(values), **kw) if one else kernel(*get(values), **kw)
                     if type(res) is ndarray and res.shape == shape and (res.dtype is dtype or res.dtype == dtype):
                         if out0:
                             values[out0] = res
+                            res = None               # (the slot alone holds it: a later step may write into it)
                             for s in free:
                                 values[s] = None
                             continue
                         res = [res]
                     else:
                         res = call.outputs(res)
+                except InternalError:
+                    raise
                 except Exception:                    # the full path words the error (or computes)
                     res = self.step(i, self.graph.nodes[i], [values[k] for k in ins])
             else:
                 res = self._special(i, [values[k] for k in ins], state, written)
             for k, s in outs:
                 values[s] = res[k]
+            res = None
             for s in free:
                 values[s] = None
         if plan.peak_live > self.peak_live:
@@ -299,6 +324,23 @@ class Executor:
         if state is not None:
             state.update((k, frozen(v)) for k, v in written.items())
         return [values[s] for s in plan.result_slots]
+
+    def _into(self, kernel, kw, get, one, values, arena, into, i):
+        """A step's kernel writing its output into an input nothing else can see, or else into the plan's buffer
+        (or a new array). Writing into an input, if it fails it may have written part of it: the step cannot be
+        redone (InternalError)."""
+        slot = arenas.writable(values, arena, into.inputs) if into.inputs else 0
+        if slot:
+            try:
+                out = values[slot]
+                return kernel(get(values), out=out, **kw) if one else kernel(*get(values), out=out, **kw)
+            except Exception as e:
+                raise InternalError(f"{self.graph.nodes[i].where()}: its kernel failed writing into its input "
+                                    f"({type(e).__name__}: {e})") from e
+        if into.buffer < 0:
+            return kernel(get(values), **kw) if one else kernel(*get(values), **kw)
+        out = arenas.buffer(arena, into)
+        return kernel(get(values), out=out, **kw) if one else kernel(*get(values), out=out, **kw)
 
     def _special(self, i: int, args: list, state, written) -> list[np.ndarray]:
         """A node of a plan that runs as it would without one: ReadValue/Assign, sub-graph ops, nodes
@@ -325,6 +367,8 @@ class Executor:
         if building:
             steps, initial = [], [None] * self.n_slots
             param_slots = []                         # (feed index, slot) of the Parameters read
+            fed_slots = set()                        # ... their slots
+            planner = arenas.Planner()               # the buffers steps write into
             fixed_shape = [False] * self.n_slots     # the signature fixes the slot's type and shape
             fixed_value = [False] * self.n_slots     # ... and its value
             folded_bytes = 0                         # of the values the plan keeps (FOLD_BYTES at most)
@@ -384,6 +428,7 @@ class Executor:
                         initial[s] = outs[k]
                 elif kind == "parameter":
                     param_slots.extend((self.param_index[id(node)], s) for k, s in self.out_slots[i])
+                    fed_slots.update(s for k, s in self.out_slots[i])
                 elif value_known and folded_bytes + (size := sum(o.nbytes for o in outs)) <= FOLD_BYTES and \
                         node.schema.role != "result" and \
                         not any((id(node), k) in self.result_keys for k, _ in self.out_slots[i]):
@@ -396,14 +441,19 @@ class Executor:
                 else:
                     outs_i = self.out_slots[i]
                     out0 = outs_i[0][1] if len(outs_i) == 1 and outs_i[0][0] == 0 else 0
+                    into = None
                     if call is None or not ins:
                         steps.append(_Step(None, None, None, None, None, None, False, i, ins, 0, outs_i,
-                                           self.free_slots[i]))
+                                           self.free_slots[i], None))
                     else:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
                         prepared = PREPARED.get(node.op)
-                        if out0 and lean is not None and call.expect:      # nothing reads the later outputs
+                        if out0 and node.op in INTO and call.dtype is not None:     # (the op's own kernel)
+                            into = planner.into(INTO[node.op], ins, args, out0, shape, dtype, self.free_slots[i],
+                                                lambda s: fixed_value[s] or s in fed_slots,
+                                                (id(node), 0) in self.result_keys)
+                        elif out0 and lean is not None and call.expect:      # nothing reads the later outputs
                             run, (dtype, shape) = lean, call.expect[0]
                         elif prepared is not None and all(k < len(ins) and ins[k] and fixed_value[ins[k]]
                                                           for k in prepared[0]):
@@ -421,7 +471,10 @@ class Executor:
                         bare = bare or hasattr(run, "raw")
                         run = getattr(run, "raw", run)
                         steps.append(_Step(run, call.keywords, dtype, shape, call, itemgetter(*ins),
-                                           len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i]))
+                                           len(ins) == 1, i, ins, out0, outs_i, self.free_slots[i], into))
+                    if into is None:
+                        planner.views(outs_i, outs, ins, args)
+                planner.release(self.free_slots[i])
         if peak > self.peak_live:
             self.peak_live = peak
         if state is not None:
@@ -431,7 +484,8 @@ class Executor:
             if len(self.plans) >= PLANS_KEPT:
                 self.plans.clear()
             self.plans[sig] = _Plan(tuple(steps), initial, tuple(param_slots),
-                                    tuple(aliases.get(s, s) for s in self.result_slots), peak, limit, bare)
+                                    tuple(aliases.get(s, s) for s in self.result_slots), peak, limit, bare,
+                                    tuple(planner.buffers))
         return result
 
     def _bind(self, i: int, node: Node, ins, infos, fixed_shape, fixed_value):

@@ -24,3 +24,11 @@ FIRST_OUTPUT = {name: fn for m in _MODULES for name, fn in getattr(m, "FIRST_OUT
 # constant values on those ports prepares once (runtime/executor.py); tests/test_kernel_passes.py checks that
 # the prepared kernel gives the kernel's outputs on every case.
 PREPARED = {name: entry for m in _MODULES for name, entry in getattr(m, "PREPARED", {}).items()}
+
+# Kernels that can write their lone output into a given array: op -> the input ports that array may be. Called with
+# `out=` a C-contiguous array of the output's type and shape (one of the inputs on those ports, or an array no input
+# shares memory with), such a kernel computes into it and returns it where it computes in the element type itself,
+# and otherwise returns a new array, as without `out`; its bits are the same either way (tests/test_kernel_passes.py).
+# A run plan passes it an input whose memory nothing else can see, or a buffer it keeps between runs
+# (runtime/executor.py).
+INTO = {name: ports for m in _MODULES for name, ports in getattr(m, "INTO", {}).items()}

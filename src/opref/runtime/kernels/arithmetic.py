@@ -38,13 +38,16 @@ def _is_int(x: np.ndarray) -> bool:
 
 def _float_fn(fn):
     """fn on floats (narrow ones in f32); on integers computed in f64, rounded to nearest (halves
-    away from zero) and saturated to the integer type."""
-    def compute(x):
+    away from zero) and saturated to the integer type. A ufunc computing in the type itself writes
+    into `out` when given (see INTO)."""
+    def compute(x, out=None):
         if _is_int(x):
             with np.errstate(all="ignore"):
                 y = fn(x.astype(np.float64))
             return _to_int(_round_half_away(y), x.dtype)
         with np.errstate(all="ignore"):
+            if out is not None and _ACCUMULATOR.get(x.dtype) is x.dtype:
+                return fn(x, out=out)
             return fn(_wide(x)).astype(x.dtype, copy=False)
     return compute
 
@@ -122,12 +125,13 @@ def _in_type(fn, a, b):
 
 
 def _same_kernel(fn):
-    """`_same(fn)` made once, for the kernel table: its warnings off through `_quiet` (cheaper per call)."""
-    def same(a, b):
+    """`_same(fn)` made once, for the kernel table: its warnings off through `_quiet` (cheaper per call).
+    Computing in the type itself, it writes into `out` when given (see INTO)."""
+    def same(a, b, out=None):
         if a.dtype is b.dtype and _ACCUMULATOR.get(a.dtype) is a.dtype:     # computed in the type itself
-            out = fn(a, b)
-            if type(out) is np.ndarray and out.dtype is a.dtype:
-                return out
+            res = fn(a, b, out=out)
+            if type(res) is np.ndarray and res.dtype is a.dtype:
+                return res
         return _in_type(fn, a, b)
     return _quiet(same)
 
@@ -303,3 +307,9 @@ KERNELS = {
     "CumSum-3": cumsum,
     "SegmentMax-16": segment_max,
 }
+
+# The kernels that write into `out=` (by the input ports it may be; see kernels/__init__.py): one ufunc each, where
+# they compute in the element type itself.
+_UFUNC_UNARY = ("Sqrt-1", "Log-1", "Tanh-1", "Sin-1", "Cos-1", "Tan-1", "Asin-1", "Acos-1", "Atan-1", "Sinh-1",
+                "Cosh-1", "Asinh-3", "Acosh-3", "Atanh-3")
+INTO = {"Add-1": (0, 1), "Subtract-1": (0, 1), "Multiply-1": (0, 1), **{op: (0,) for op in _UFUNC_UNARY}}

@@ -83,8 +83,9 @@ def _depthwise_windows(xp, kernel, strides, dilations, out):
     return view, run, windows
 
 
-def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
-    """data [N, G*C, spatial...] with filters [G, M, C, kernel...] -> [N, G*M, out...] in data's type."""
+def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad, out=None):
+    """data [N, G*C, spatial...] with filters [G, M, C, kernel...] -> [N, G*M, out...] in data's type; computed into
+    `out` (a C-contiguous array of that type and shape) where data's type is the compute type (see INTO)."""
     n = data.ndim - 2
     batch, (g, m, c), kernel = data.shape[0], filters.shape[:3], filters.shape[3:]
     strides, dilations = tuple(strides) or (1,) * n, tuple(dilations) or (1,) * n
@@ -92,15 +93,20 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
     x, w = data.astype(ct, copy=False), filters.astype(ct, copy=False)
     xp = _padded(x, _pads(data.shape[2:], kernel, strides, dilations, pads_begin, pads_end, auto_pad))
     # A kernel axis of length 0 still spans one position (OpenVINO: (0 - 1) * d + 1 clips to 1).
-    out = tuple((size - max((k - 1) * d + 1, 1)) // s + 1
-                for size, k, s, d in zip(xp.shape[2:], kernel, strides, dilations))
-    taps, positions = math.prod(kernel), math.prod(out)
+    spatial = tuple((size - max((k - 1) * d + 1, 1)) // s + 1
+                    for size, k, s, d in zip(xp.shape[2:], kernel, strides, dilations))
+    taps, positions = math.prod(kernel), math.prod(spatial)
+    into = out is not None and ct == data.dtype and out.flags.c_contiguous
     if c == 1 and g > 1:
         # Depthwise: one small GEMM per channel, [M, taps] @ [taps, P], batched over a chunk of
         # channels whose windows are copied together (about 1 MB at a time: the im2col copy stays
         # bounded, never taps times the whole input).
-        win, positions, windows = _depthwise_windows(xp, kernel, strides, dilations, out)
-        y = np.empty((batch, g, m, positions), ct)
+        win, run, windows = _depthwise_windows(xp, kernel, strides, dilations, spatial)
+        if into and run == positions:          # the product is the output itself
+            y, windows = out.reshape(batch, g, m, positions), lambda y: out
+        else:
+            y = np.empty((batch, g, m, run), ct)
+        positions = run
         wr = w.reshape(g, m, taps)
         chunk = max(1, (1 << 20) // max(taps * positions * ct.itemsize, 1))
         for b in range(batch):
@@ -110,25 +116,29 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
         return windows(y).astype(data.dtype, copy=False)      # (f32: a view of the product, not copied)
     if all(k == 1 for k in kernel):
         # 1x1: each window is one position of the (strided) data itself.
-        cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, strides))]
+        cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(spatial, strides))]
     else:
-        cols = _windows(xp, kernel, strides, dilations, out)
+        cols = _windows(xp, kernel, strides, dilations, spatial)
     cols = cols.reshape(batch, g, c * taps, positions)               # the im2col copy (a view for 1x1)
+    if into:
+        np.matmul(w.reshape(g, m, c * taps), cols, out=out.reshape(batch, g, m, positions))
+        return out
     y = np.matmul(w.reshape(g, m, c * taps), cols)                   # [N, G, M, O]
-    return y.reshape((batch, g * m) + out).astype(data.dtype, copy=False)
+    return y.reshape((batch, g * m) + spatial).astype(data.dtype, copy=False)
 
 
-def convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
+def convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad, out=None):
     return _convolve(data, filters[None], strides=strides, pads_begin=pads_begin, pads_end=pads_end,
-                     dilations=dilations, auto_pad=auto_pad)
+                     dilations=dilations, auto_pad=auto_pad, out=out)
 
 
-def group_convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad):
+def group_convolution(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad, out=None):
     return _convolve(data, filters, strides=strides, pads_begin=pads_begin, pads_end=pads_end,
-                     dilations=dilations, auto_pad=auto_pad)
+                     dilations=dilations, auto_pad=auto_pad, out=out)
 
 
 KERNELS = {"Convolution-1": convolution, "GroupConvolution-1": group_convolution}
+INTO = {"Convolution-1": (), "GroupConvolution-1": ()}          # (see kernels/__init__.py)
 
 
 # --- temporaries (runtime/limits.py's max_kernel_bytes) -------------------------------------------------
