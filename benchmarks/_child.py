@@ -66,8 +66,10 @@ def run_memory(xml: str, feeds_file: str) -> dict:
     - heap_peak: tracemalloc's peak during the third run (warm: constants folded, the run plan prepared)
       minus what was traced before it. NumPy reports every array buffer it allocates to tracemalloc, so
       this is the most bytes of intermediates and outputs (and Python objects) alive at once in a run,
-      whatever the allocator keeps cached between runs. Not counted: BLAS's own workspace (OpenBLAS
-      allocates its buffers once, outside the Python allocators) and the weights (mapped by load).
+      whatever the allocator keeps cached between runs. That run is the first through the plan: it allocates
+      the buffers the plan keeps between runs, so they are counted. Not counted: BLAS's own workspace
+      (OpenBLAS allocates its buffers once, outside the Python allocators) and the weights (mapped by load).
+    - kept_bytes: of those, the buffers the plan keeps between runs (runtime/arena.py), after the run.
     - rss_peak_delta: the peak RSS growth of the first run (VmHWM reset via /proc/self/clear_refs just
       before it, minus VmRSS then): what the OS saw, including first-run caches (folded constants, plans),
       BLAS buffers and the pages of the mapped weights the run touches. A later run can show no growth
@@ -97,8 +99,9 @@ def run_memory(xml: str, feeds_file: str) -> dict:
     heap_peak = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
     output_bytes = sum(np.asarray(v).nbytes for v in outputs.values())
+    kept = sum(b.nbytes for plan in model._executor.plans.values() for arena in plan.arenas for b in arena)
     return {"heap_peak": heap_peak, "rss_peak_delta": rss, "output_bytes": output_bytes,
-            "feed_bytes": sum(v.nbytes for v in feeds.values())}
+            "feed_bytes": sum(v.nbytes for v in feeds.values()), "kept_bytes": kept}
 
 
 def reference(onnx_file: str, feeds_file: str, repeat: int, limit: float) -> dict:

@@ -84,7 +84,8 @@ def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
         np.savez(f"{tmp}/feeds.npz", **feeds)
         mem = _child(["run-memory", str(xml), f"{tmp}/feeds.npz"], timeout=300)
     if mem:
-        row.update({"run_heap_peak_bytes": mem["heap_peak"], "first_run_rss_peak_bytes": mem["rss_peak_delta"],
+        row.update({"run_heap_peak_bytes": mem["heap_peak"], "plan_kept_bytes": mem.get("kept_bytes"),
+                    "first_run_rss_peak_bytes": mem["rss_peak_delta"],
                     "output_bytes": mem["output_bytes"], "feed_bytes": mem["feed_bytes"]})
 
     progress(f"{name}: load memory")
@@ -106,7 +107,7 @@ def run(names, threads: int, repeat: int, ref_limit: float) -> list[dict]:
 def render(rows: list[dict], threads: int) -> str:
     mb = lambda b: None if b is None else b / 2**20
     header = ["model", "opref ms", "OpenVINO ms", "ORT ms", "RefEval ms", "opref/ORT", "RefEval/opref",
-              "run heap MB", "1st run ΔRSS MB", "load ms", "read_model ms", ".bin MB", "load ΔRSS MB", "ΔRSS/bin", "heap/bin", "max|opref-OV|"]
+              "run heap MB", "kept MB", "1st run ΔRSS MB", "load ms", "read_model ms", ".bin MB", "load ΔRSS MB", "ΔRSS/bin", "heap/bin", "max|opref-OV|"]
     body = []
     for r in rows:
         small = r["bin_bytes"] < 1 << 20     # a ratio to a few kB of weights says nothing
@@ -114,7 +115,8 @@ def render(rows: list[dict], threads: int) -> str:
         body.append([r["model"], ms(r["opref_ms"]), ms(r["openvino_ms"]), ms(r["onnxruntime_ms"]),
                      fmt(r["reference_ms"], ".1f"), fmt(ratio(r["opref_ms"], r["onnxruntime_ms"]), ".1f"),
                      fmt(ratio(r["reference_ms"], r["opref_ms"]), ".2f"),
-                     fmt(mb(r.get("run_heap_peak_bytes")), ".2f"), fmt(mb(r.get("first_run_rss_peak_bytes")), ".1f"),
+                     fmt(mb(r.get("run_heap_peak_bytes")), ".2f"), fmt(mb(r.get("plan_kept_bytes")), ".2f"),
+                     fmt(mb(r.get("first_run_rss_peak_bytes")), ".1f"),
                      fmt(r["opref_load_ms"], ".1f"), fmt(r["ov_read_model_ms"], ".1f"), fmt(mb(r["bin_bytes"]), ".2f"),
                      fmt(mb(r.get("load_rss_peak_bytes")), ".1f"),
                      DASH if small else fmt(ratio(r.get("load_rss_peak_bytes"), r["bin_bytes"]), ".3f"),
@@ -128,7 +130,8 @@ def render(rows: list[dict], threads: int) -> str:
         "when slow) run the ONNX original the IR was converted from ('—': no ONNX twin, or one RefEval run over the limit).",
         "run heap: tracemalloc peak of a warm Model.run (its 3rd) in a fresh process, minus what was traced before it:",
         "  the most bytes of intermediates and outputs alive at once (NumPy reports its buffers to tracemalloc; BLAS",
-        "  workspace and the mapped weights are not counted). 1st run ΔRSS: peak RSS growth of the first run (VmHWM",
+        "  workspace and the mapped weights are not counted), with the buffers the run plan keeps between runs, which",
+        "  that run allocates (kept MB: those alone). 1st run ΔRSS: peak RSS growth of the first run (VmHWM",
         "  reset via /proc/self/clear_refs), with first-run caches, BLAS buffers and weight pages touched; page-granular.",
         "load ms: opref.load (parse, validate, infer shapes; weights memory-mapped); read_model ms: OpenVINO's read_model.",
         "load ΔRSS: peak RSS growth during opref.load in a fresh process, measured as",

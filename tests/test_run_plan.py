@@ -310,7 +310,7 @@ def test_planned_runs_write_into_their_buffers(tmp_path):
         tracemalloc.stop()
         assert np.array_equal(y, _want_chain(x))
     (plan,) = model._executor.plans.values()
-    assert plan.buffers == (((256, 256), np.dtype(np.float32)),), plan.buffers
+    assert plan.buffers == (256 * 256 * 4,), plan.buffers
     steps = {model._executor.graph.nodes[st.index].schema.name: st.into for st in plan.steps}
     assert steps["Multiply"].buffer == 0 and [b for _, b in steps["Add"].inputs] == [0] and \
         steps["Relu"].inputs and steps["Tanh"] is None, steps

@@ -6,7 +6,9 @@ it back faults on every fresh page: thousands of pages per run of a CNN).
 
 The buffers are planned once, as the plan is prepared, by the lifetime of the values in them: a buffer is free again
 after the last step that reads a value in it, its own or a view of it (as the preparing run's arrays show: a Reshape
-gives a view of its input). Buffers are matched by type and shape. A Result never gets one (the caller keeps it).
+gives a view of its input). A buffer is bytes, viewed as each step's output type and shape in turn, as large as the
+largest of them: a step takes the smallest free buffer that holds its output, else the largest, grown. A Result
+never gets one (the caller keeps it).
 
 What is planned is checked again on every run, by reference counts, so that a plan never writes into memory
 something else can see, whatever the kernels did: an input is written into only when nothing but the run's slot
@@ -27,20 +29,21 @@ INTO_BYTES = 1 << 16
 
 
 class Into(NamedTuple):
-    """How one step writes its output: into the first of `inputs` (slot, and the plan's buffer that holds it or -1)
-    nothing else can see, else into the plan's buffer `buffer` (-1: none, a new array)."""
+    """How one step writes its output: into the first of `inputs` (slot, and the plan's buffer that is its memory or
+    -1) nothing else can see, else into the plan's buffer `buffer` (-1: none, a new array), viewed as the output."""
     inputs: tuple
     buffer: int
     shape: tuple
     dtype: np.dtype
+    nbytes: int
 
 
 class Planner:
     """Plans the buffers of a plan being prepared, step by step in the order of the run."""
 
     def __init__(self):
-        self.buffers: list[tuple[tuple, np.dtype]] = []      # (shape, dtype) per buffer
-        self.spare: dict[tuple, list[int]] = {}               # (shape, dtype) -> buffers free at this point
+        self.buffers: list[int] = []                          # bytes per buffer
+        self.spare: set[int] = set()                          # the buffers free at this point
         self.holders: dict[int, set[int]] = {}                # buffer -> the slots whose values are in it
         self.held: dict[int, set[int]] = {}                   # slot -> the buffers its value is in
         self.owner: dict[int, int] = {}                       # slot -> the buffer that is its value itself
@@ -49,7 +52,8 @@ class Planner:
         """The Into of a step that can write into a given array on these input ports (kernels.INTO), its output
         going to out_slot; last_read: the slots this step reads last; fixed: whether a slot's value is one that
         no run may write into (a feed, a constant, a value the plan keeps); result: a Result gives the output."""
-        if int(np.prod(shape)) * dtype.itemsize < INTO_BYTES:
+        nbytes = int(np.prod(shape)) * dtype.itemsize
+        if nbytes < INTO_BYTES:
             return None
         inputs = []
         for k in ports:
@@ -68,18 +72,20 @@ class Planner:
             b = inputs[0][1]
             if b >= 0:
                 self._hold(out_slot, b, owner=True)
-            return Into(inputs, -1, shape, dtype)
+            return Into(inputs, -1, shape, dtype, nbytes)
         if result:
             return None
-        spare = self.spare.get((shape, dtype))
-        if spare:
-            b = spare.pop()
+        if self.spare:
+            fits = [b for b in self.spare if self.buffers[b] >= nbytes]
+            b = min(fits, key=self.buffers.__getitem__) if fits else max(self.spare, key=self.buffers.__getitem__)
+            self.spare.discard(b)
+            self.buffers[b] = max(self.buffers[b], nbytes)
         else:
             b = len(self.buffers)
-            self.buffers.append((shape, dtype))
+            self.buffers.append(nbytes)
             self.holders[b] = set()
         self._hold(out_slot, b, owner=True)
-        return Into((), b, shape, dtype)
+        return Into((), b, shape, dtype, nbytes)
 
     def views(self, out_slots, outs, ins, args):
         """A step's outputs that view memory of its inputs (as this run's arrays show) are in those inputs'
@@ -102,7 +108,7 @@ class Planner:
                 holders = self.holders[b]
                 holders.discard(s)
                 if not holders:
-                    self.spare.setdefault(self.buffers[b], []).append(b)
+                    self.spare.add(b)
 
     def _hold(self, slot, b, owner=False):
         self.holders[b].add(slot)
@@ -113,31 +119,32 @@ class Planner:
 
 def new_arena(buffers) -> list[np.ndarray]:
     """A set of a plan's buffers, for one run at a time."""
-    return [np.empty(shape, dtype) for shape, dtype in buffers]
+    return [np.empty(nbytes, np.uint8) for nbytes in buffers]
 
 
 def writable(values: list, arena: list, inputs: tuple) -> int:
     """The first of these input slots (slot, buffer) whose array nothing but the run references (0: none): a
     writable NumPy array without aliased elements (contiguous) whose memory is its own, or that of an array nothing
-    else references. (`getrefcount` here counts `values`, the plan's buffers if it is one of them, `x` and its
-    argument.)"""
+    else references but it (and the plan, for its buffer). (`getrefcount` counts `values`, `x` and its argument;
+    for the base, x, the plan's buffers if it is one of them, `base` and the argument.)"""
     for s, b in inputs:
         x = values[s]
-        if type(x) is not np.ndarray or getrefcount(x) != (4 if b >= 0 and arena[b] is x else 3):
+        if type(x) is not np.ndarray or getrefcount(x) != 3:
             continue
         flags = x.flags
         if not (flags.writeable and flags.forc):
             continue
         base = x.base
-        if base is None or (type(base) is np.ndarray and base.base is None and getrefcount(base) == 3):
+        if base is None or (type(base) is np.ndarray and base.base is None and
+                            getrefcount(base) == (4 if b >= 0 and arena[b] is base else 3)):
             return s
     return 0
 
 
 def buffer(arena: list, into: Into) -> np.ndarray:
-    """The plan's buffer for a step, or a new one in its place if something still references it (the caller kept
-    a view of it: its values are the caller's now)."""
+    """The plan's buffer for a step, viewed as its output; a new one in its place if something still references it
+    (the caller kept a view of it: its values are the caller's now)."""
     x = arena[into.buffer]
     if getrefcount(x) != 3:                  # (the arena, x and the argument)
-        x = arena[into.buffer] = np.empty(into.shape, into.dtype)
-    return x
+        x = arena[into.buffer] = np.empty(x.nbytes, np.uint8)
+    return x[:into.nbytes].view(into.dtype).reshape(into.shape)

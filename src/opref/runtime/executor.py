@@ -150,7 +150,7 @@ class _Plan:
         self.result_slots, self.peak_live = result_slots, peak_live
         self.limits = limit                   # the limits its steps were checked under (runtime/limits.py)
         self.bare = bare                      # some step calls a kernel without its errstate (`.raw`)
-        self.buffers = buffers                # (shape, dtype) of each buffer its steps write into (arena.py)
+        self.buffers = buffers                # bytes of each buffer its steps write into (arena.py)
         self.arenas: list[list] = []          # sets of those buffers not in use by a run (one per run at once)
 
 
@@ -449,7 +449,8 @@ class Executor:
                         run, (dtype, shape) = call.run, (call.dtype, call.shape)
                         lean = FIRST_OUTPUT.get(node.op)
                         prepared = PREPARED.get(node.op)
-                        if out0 and node.op in INTO and call.dtype is not None:     # (the op's own kernel)
+                        if out0 and node.op in INTO and call.dtype is not None and \
+                                infos[0].element_type not in UNTOLD:        # (the op's own kernel; a plain array)
                             into = planner.into(INTO[node.op], ins, args, out0, shape, dtype, self.free_slots[i],
                                                 lambda s: fixed_value[s] or s in fed_slots,
                                                 (id(node), 0) in self.result_keys)
