@@ -233,6 +233,17 @@ def test_sub_byte_and_string_constants():
             "offsets are out of order or outside", s[:12] + b"\xff\x00\x00\x00" + s[16:])
 
 
+def test_constants_have_numpys_own_dtypes():
+    """A constant read from the .bin has NumPy's own dtype instance (kernels compare dtypes by identity first:
+    np.dtype("<f4") equals float32 but is another instance on a little-endian machine), with the values the bytes
+    hold in little-endian order."""
+    for et, dtype, data in (("f32", np.float32, np.array([1.5, -2], "<f4")), ("i64", np.int64, np.array([3, -4], "<i8")),
+                            ("f16", np.float16, np.array([0.5, 8], "<f2"))):
+        m = load(const_model(et=et, shape="2", dims=(2,), size=data.nbytes, prec=et.upper()), data.tobytes())
+        value = next(n for n in m.graph.nodes if n.schema.role == "constant").value
+        assert value.dtype is np.dtype(dtype) and value.tolist() == data.tolist(), (et, value.dtype)
+
+
 def test_huge_declared_shapes_do_not_allocate():
     big = net(param(0, "1000000,1000000,1000", dims=(1000000, 1000000, 1000)) + result(1, (1000000, 1000000, 1000)),
               edge(0, 0, 1, 0))
