@@ -99,7 +99,7 @@ def run_memory(xml: str, feeds_file: str) -> dict:
     heap_peak = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
     output_bytes = sum(np.asarray(v).nbytes for v in outputs.values())
-    kept = sum(b.nbytes for plan in model._executor.plans.values() for arena in plan.arenas for b in arena)
+    kept = sum(b.nbytes for plan in model._executor.plans.values() for arena in getattr(plan, "arenas", ()) for b in arena)
     return {"heap_peak": heap_peak, "rss_peak_delta": rss, "output_bytes": output_bytes,
             "feed_bytes": sum(v.nbytes for v in feeds.values()), "kept_bytes": kept}
 

@@ -38,18 +38,15 @@ def _is_int(x: np.ndarray) -> bool:
 
 def _float_fn(fn):
     """fn on floats (narrow ones in f32); on integers computed in f64, rounded to nearest (halves
-    away from zero) and saturated to the integer type. A ufunc computing in the type itself writes
-    into `out` when given (see INTO)."""
+    away from zero) and saturated to the integer type; warnings off (`_quiet`). A ufunc computing in
+    the type itself writes into `out` when given (see INTO)."""
     def compute(x, out=None):
         if _is_int(x):
-            with np.errstate(all="ignore"):
-                y = fn(x.astype(np.float64))
-            return _to_int(_round_half_away(y), x.dtype)
-        with np.errstate(all="ignore"):
-            if out is not None and _ACCUMULATOR.get(x.dtype) is x.dtype:
-                return fn(x, out=out)
-            return fn(_wide(x)).astype(x.dtype, copy=False)
-    return compute
+            return _to_int(_round_half_away(fn(x.astype(np.float64))), x.dtype)
+        if out is not None and _ACCUMULATOR.get(x.dtype) is x.dtype:
+            return fn(x, out=out)
+        return fn(_wide(x)).astype(x.dtype, copy=False)
+    return _quiet(compute)
 
 
 def _to_int(y: np.ndarray, dtype) -> np.ndarray:

@@ -124,8 +124,17 @@ def col2im(data, output_size, kernel_size, *, strides, dilations, pads_begin, pa
 
 
 def transpose(data, input_order):
-    order = np.asarray(input_order).reshape(-1).tolist()
-    return data.transpose(order) if order else data.transpose()
+    return _transpose_to(input_order)(data)
+
+
+def _transpose_to(input_order):
+    """Transpose bound to its order (PREPARED): kernel(data, ...) gives the view of data with its axes in that order
+    (reversed where the order is empty)."""
+    order = np.asarray(input_order).reshape(-1).tolist() or None
+
+    def kernel(data, *_):
+        return data.transpose(order)
+    return kernel
 
 
 def _zero(dtype):
@@ -564,3 +573,4 @@ def _pad_workspace(ins, outs, kw) -> int:
 
 
 WORKSPACE = {"Pad-1": _pad_workspace, "Pad-12": _pad_workspace}
+PREPARED = {"Transpose-1": ((1,), _transpose_to)}             # (see kernels/__init__.py)
