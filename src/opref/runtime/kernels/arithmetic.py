@@ -40,10 +40,12 @@ def _float_fn(fn):
     """fn on floats (narrow ones in f32); on integers computed in f64, rounded to nearest (halves
     away from zero) and saturated to the integer type; warnings off (`_quiet`). A ufunc computing in
     the type itself writes into `out` when given (see INTO)."""
+    ufunc = isinstance(fn, np.ufunc)
+
     def compute(x, out=None):
         if _is_int(x):
             return _to_int(_round_half_away(fn(x.astype(np.float64))), x.dtype)
-        if out is not None and _ACCUMULATOR.get(x.dtype) is x.dtype:
+        if ufunc and _ACCUMULATOR.get(x.dtype) is x.dtype:      # computed in the type itself
             return fn(x, out=out)
         return fn(_wide(x)).astype(x.dtype, copy=False)
     return _quiet(compute)
