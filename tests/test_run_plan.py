@@ -362,6 +362,46 @@ def test_threads_running_one_plan_use_their_own_buffers(tmp_path):
     assert 1 <= len(plan.arenas) <= 4
 
 
+def test_only_arrays_nothing_else_references_are_written_into():
+    """arena.writable takes an input slot only when its array is a writable, contiguous ndarray that nothing but the
+    run's list references, whose memory is its own or that of an array nothing else references (the plan's buffer
+    aside); arena.buffer gives a new buffer in place of one something still references."""
+    from opref.runtime import arena
+    assert arena.ONE_HOLDER is not None
+
+    def slot(make):                                              # (the list alone holds what `make` makes)
+        return arena.writable([None, make()], [], ((1, -1),))
+    assert slot(lambda: np.zeros(4)) == 1
+    kept = np.zeros(4)
+    assert slot(lambda: kept) == 0                               # the caller holds it
+    assert slot(lambda: np.zeros(8)[:4]) == 1                    # a view of an array only it references
+    base = np.zeros(8)
+    assert slot(lambda: base[:4]) == 0                           # ... that the caller holds
+    assert slot(lambda: np.zeros((4, 4))[:, ::2]) == 0           # not contiguous
+    ro = np.zeros(4)
+    ro.flags.writeable = False
+    values = [None, ro]
+    del ro
+    assert arena.writable(values, [], ((1, -1),)) == 0           # read-only (a constant)
+    flat = np.zeros(32, np.uint8)
+    buffers = [flat]
+    view = flat[:32].view(np.float32)
+    del flat
+    values = [None, view]
+    del view
+    assert arena.writable(values, buffers, ((1, 0),)) == 1       # the plan's buffer, viewed by the slot alone
+    assert arena.writable(values, buffers, ((1, -1),)) == 0      # (not counted as the plan's: one holder too many)
+    into = arena.Into((), 0, (2, 4), np.dtype(np.float32), 32)
+    viewed = id(buffers[0])
+    out = arena.buffer(buffers, into)                            # values still holds a view of it: replaced
+    assert id(out.base) != viewed and out.base is buffers[0] and out.shape == (2, 4)
+    values.clear()
+    mine = id(buffers[0])
+    del out
+    again = arena.buffer(buffers, into)                          # nothing else holds it: the same buffer
+    assert id(again.base) == mine and again.dtype == np.float32
+
+
 def test_a_kernel_failing_in_place_is_an_internal_error(tmp_path, monkeypatch):
     """Written in place, a failing kernel may have overwritten its input: the step is not redone from it, the run
     raises an InternalError naming the layer."""

@@ -28,6 +28,22 @@ import numpy as np
 INTO_BYTES = 1 << 16
 
 
+def _one_holder() -> int | None:
+    """What `getrefcount(x)` says, in the statements `writable` and `buffer` use, of an array x that one container
+    holds (x being a local variable too); None where a second holder does not add exactly one (an interpreter that
+    counts otherwise: then nothing is written into)."""
+    values = [np.empty(1)]
+    x = values[0]
+    one = getrefcount(x)
+    other = x
+    two = getrefcount(x)
+    del other
+    return one if two == one + 1 else None
+
+
+ONE_HOLDER = _one_holder()
+
+
 class Into(NamedTuple):
     """How one step writes its output: into the first of `inputs` (slot, and the plan's buffer that is its memory or
     -1) nothing else can see, else into the plan's buffer `buffer` (-1: none, a new array), viewed as the output."""
@@ -53,7 +69,7 @@ class Planner:
         going to out_slot; last_read: the slots this step reads last; fixed: whether a slot's value is one that
         no run may write into (a feed, a constant, a value the plan keeps); result: a Result gives the output."""
         nbytes = int(np.prod(shape)) * dtype.itemsize
-        if nbytes < INTO_BYTES:
+        if nbytes < INTO_BYTES or ONE_HOLDER is None:
             return None
         inputs = []
         for k in ports:
@@ -125,18 +141,18 @@ def new_arena(buffers) -> list[np.ndarray]:
 def writable(values: list, arena: list, inputs: tuple) -> int:
     """The first of these input slots (slot, buffer) whose array nothing but the run references (0: none): a
     writable NumPy array without aliased elements (contiguous) whose memory is its own, or that of an array nothing
-    else references but it (and the plan, for its buffer). (`getrefcount` counts `values`, `x` and its argument;
-    for the base, x, the plan's buffers if it is one of them, `base` and the argument.)"""
+    else references but it (and the plan, for its buffer). (ONE_HOLDER: `values` holds x alone; x alone holds its
+    base, or x and the plan's buffers.)"""
     for s, b in inputs:
         x = values[s]
-        if type(x) is not np.ndarray or getrefcount(x) != 3:
+        if type(x) is not np.ndarray or getrefcount(x) != ONE_HOLDER:
             continue
         flags = x.flags
         if not (flags.writeable and flags.forc):
             continue
         base = x.base
         if base is None or (type(base) is np.ndarray and base.base is None and
-                            getrefcount(base) == (4 if b >= 0 and arena[b] is base else 3)):
+                            getrefcount(base) == ONE_HOLDER + (b >= 0 and arena[b] is base)):
             return s
     return 0
 
@@ -145,6 +161,6 @@ def buffer(arena: list, into: Into) -> np.ndarray:
     """The plan's buffer for a step, viewed as its output; a new one in its place if something still references it
     (the caller kept a view of it: its values are the caller's now)."""
     x = arena[into.buffer]
-    if getrefcount(x) != 3:                  # (the arena, x and the argument)
+    if getrefcount(x) != ONE_HOLDER:         # (the plan's buffers alone hold it)
         x = arena[into.buffer] = np.empty(x.nbytes, np.uint8)
     return x[:into.nbytes].view(into.dtype).reshape(into.shape)
