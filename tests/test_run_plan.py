@@ -418,6 +418,20 @@ def test_random_graphs_planned_equal_node_by_node_and_keep_every_runs_arrays(tmp
     assert model._executor.plans
 
 
+def test_feeds_of_an_equal_dtype_are_taken_with_numpys_own(tmp_path):
+    """A feed whose dtype equals the input's but is another instance (np.dtype('<f4') on a little-endian machine)
+    reaches the kernels with NumPy's own (they compare dtypes by identity first), the caller's array untouched."""
+    model = _elementwise_chain(tmp_path)
+    little = np.dtype(np.float32).newbyteorder("<")             # (x86: equal to float32, another instance)
+    data = (np.arange(256 * 256, dtype=np.float32).reshape(256, 256) / np.float32(65536)).view(little)
+    assert data.dtype == np.float32 and data.dtype is not np.dtype(np.float32)
+    for _ in range(3):
+        (fed,) = model._feeds([data])
+        assert fed.dtype is np.dtype(np.float32) and np.shares_memory(fed, data)
+        assert np.array_equal(list(model.run([data]).values())[0], _want_chain(data))
+    assert data.dtype is little
+
+
 def test_only_arrays_nothing_else_references_are_written_into():
     """arena.writable takes an input slot only when its array is a writable, contiguous ndarray that nothing but the
     run's list references, whose memory is its own or that of an array nothing else references (the plan's buffer

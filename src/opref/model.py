@@ -195,11 +195,14 @@ class Model:
         feeds = []
         for (p, shape, dtype, plain, fits), x in zip(checks, given):
             if plain and type(x) is np.ndarray and x.dtype == dtype and x.shape in fits:
-                feeds.append(x)
+                feeds.append(x if x.dtype is dtype else x.view(dtype))
                 continue
             a = check_feed(p, x, shape)
-            if plain and type(a) is np.ndarray and a.dtype == dtype and len(fits) < 64:
-                fits.add(a.shape)             # (a shape that fits once always fits: one set add per shape)
+            if plain and type(a) is np.ndarray and a.dtype == dtype:
+                if len(fits) < 64:
+                    fits.add(a.shape)         # (a shape that fits once always fits: one set add per shape)
+                if a.dtype is not dtype:      # (an equal dtype, such as '<f4': NumPy's own instance, which kernels
+                    a = a.view(dtype)         # compare by identity first)
             feeds.append(a)
         return feeds
 
