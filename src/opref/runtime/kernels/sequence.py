@@ -208,7 +208,7 @@ def _sequence(step, x, states, sequence_lengths, project, reverse, acc):
         y = ys[idx, np.arange(dirs)[:, None, None], np.arange(n)[None, :, None]].transpose(1, 0, 2, 3).astype(dtype)
     if n and steady <= 0:           # OpenVINO: the final states of an empty sequence are zeros (not the initial)
         hs = [np.where((lengths > 0)[None, :, None], s, 0) for s in hs]
-    return [y] + [s.swapaxes(0, 1).astype(dtype) for s in hs]
+    return [y] + [s.swapaxes(0, 1).astype(dtype, copy=False) for s in hs]     # (views of the states)
 
 
 # --- the sequence ops, bound to their weights ----------------------------------------------------------------
