@@ -26,12 +26,16 @@ def reshape(data, target_shape, *, special_zero):
 
 def _reshape_to(target_shape, *, special_zero):
     """Reshape bound to its target shape (PREPARED): kernel(data, ...) gives data in that shape, its 0s (with
-    special_zero) copying data's dims and its -1 taking the rest."""
+    special_zero) copying data's dims and its -1 taking the rest (worked out once per shape of data)."""
     pattern = np.asarray(target_shape).reshape(-1).tolist()          # Python ints (one call, not one per value)
     copied = {i for i, v in enumerate(pattern) if v == 0} if special_zero and 0 in pattern else ()
     free = pattern.index(-1) if -1 in pattern else None
+    shapes = {}                                                      # data's shape -> the output's
 
     def kernel(data, *_, **__):
+        shape = shapes.get(data.shape)
+        if shape is not None:
+            return data.reshape(shape)
         shape = [data.shape[i] if i in copied else v for i, v in enumerate(pattern)] if copied else list(pattern)
         if free is not None:
             # dims copied by a 0 cancel; when the other dims multiply to 0, -1 is 1 (the shape rule's reading)
@@ -45,6 +49,8 @@ def _reshape_to(target_shape, *, special_zero):
                              f"({math.prod(shape)} elements)")
         if not data.size:       # (dims this large the shape rule only bounds: no static output to check before)
             check_holdable("Reshape-1", "output 'output'", shape, data.dtype)
+        elif len(shapes) < 8:
+            shapes[data.shape] = tuple(shape)
         return data.reshape(shape)
     return kernel
 
