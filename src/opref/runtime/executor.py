@@ -287,7 +287,7 @@ class Executor:
         ndarray = np.ndarray
         # kernel, keywords, dtype and shape of a lone output, the BoundCall, the input getter (an
         # itemgetter of the input slots) and whether it gets one input; node index, input slots, the
-        # slot of output 0 (0: see outs), (output index, slot)s, slots freed after
+        # slot of output 0 (0: see outs), (output index, slot)s, slots freed after, where it writes (arena.Into)
         clock = limits.clock
         for kernel, kw, dtype, shape, call, get, one, i, ins, out0, outs, free, into in plan.steps:
             if deadline is not None and clock() > deadline:
@@ -330,17 +330,16 @@ class Executor:
         (or a new array). Writing into an input, if it fails it may have written part of it: the step cannot be
         redone (InternalError)."""
         slot = arenas.writable(values, arena, into.inputs) if into.inputs else 0
+        args = (get(values),) if one else get(values)        # (after `writable`: it counts the references)
         if slot:
             try:
-                out = values[slot]
-                return kernel(get(values), out=out, **kw) if one else kernel(*get(values), out=out, **kw)
+                return kernel(*args, out=values[slot], **kw)
             except Exception as e:
                 raise InternalError(f"{self.graph.nodes[i].where()}: its kernel failed writing into its input "
                                     f"({type(e).__name__}: {e})") from e
         if into.buffer < 0:
-            return kernel(get(values), **kw) if one else kernel(*get(values), **kw)
-        out = arenas.buffer(arena, into)
-        return kernel(get(values), out=out, **kw) if one else kernel(*get(values), out=out, **kw)
+            return kernel(*args, **kw)
+        return kernel(*args, out=arenas.buffer(arena, into), **kw)
 
     def _special(self, i: int, args: list, state, written) -> list[np.ndarray]:
         """A node of a plan that runs as it would without one: ReadValue/Assign, sub-graph ops, nodes
