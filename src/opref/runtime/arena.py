@@ -69,7 +69,7 @@ class Planner:
         going to out_slot; last_read: the slots this step reads last; fixed: whether a slot's value is one that
         no run may write into (a feed, a constant, a value the plan keeps); result: a Result gives the output."""
         nbytes = int(np.prod(shape)) * dtype.itemsize
-        if nbytes < INTO_BYTES or ONE_HOLDER is None:
+        if nbytes < INTO_BYTES or ONE_HOLDER is None or dtype.kind not in "biufc":     # (bytes viewed as numbers)
             return None
         inputs = []
         for k in ports:

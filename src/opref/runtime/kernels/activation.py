@@ -124,7 +124,7 @@ def _hsigmoid(x):
     return np.minimum(np.maximum(x + 3, 0), 6) / 6
 
 
-def _clamp(x, min, max):
+def _clamp(x, min, max, out=None):
     if x.dtype.kind in "iu":
         info = np.iinfo(x.dtype)
         lo = int(np.clip(np.ceil(min), info.min, info.max))
@@ -137,6 +137,8 @@ def _clamp(x, min, max):
             min, max = float(np.clip(min, -top, top)), float(np.clip(max, -top, top))
         lo, hi = np.asarray(min, x.dtype), np.asarray(max, x.dtype)   # the bounds in the data's type
         w = _wide(x)
+        if out is not None and w is x:                                # (into `out`: see INTO)
+            return np.minimum(np.maximum(x, lo, out=out), hi, out=out)
         return np.minimum(np.maximum(w, lo.astype(w.dtype)), hi.astype(w.dtype)).astype(x.dtype, copy=False)
 
 
@@ -239,4 +241,4 @@ KERNELS = {
 }
 
 # The kernels that take `out=` (by the input ports it may be): see kernels/__init__.py
-INTO = {"Relu-1": (0,), "Exp-1": (0,)}
+INTO = {"Relu-1": (0,), "Exp-1": (0,), "Clamp-1": (0,)}

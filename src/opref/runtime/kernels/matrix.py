@@ -18,7 +18,7 @@ from ._elementwise import quiet
 
 
 # --- MatMul-1 ----------------------------------------------------------------------------------------
-def _matmul(a, b, *, transpose_a, transpose_b):
+def _matmul(a, b, *, transpose_a, transpose_b, out=None):
     dtype = a.dtype
     acc = accumulator_dtype(dtype)
     x, y = a.astype(acc, copy=False), b.astype(acc, copy=False)
@@ -27,9 +27,9 @@ def _matmul(a, b, *, transpose_a, transpose_b):
     if transpose_b and y.ndim > 1:
         y = np.swapaxes(y, -1, -2)
     # np.matmul has MatMul's rules: 1-D a is a row vector, 1-D b a column vector, and the inserted
-    # axes are dropped; batch axes broadcast.
-    out = np.matmul(x, y)
-    return out if type(out) is np.ndarray and out.dtype == dtype else np.asarray(out).astype(dtype, copy=False)
+    # axes are dropped; batch axes broadcast. (Into `out` where it computes in the type itself: see INTO.)
+    res = np.matmul(x, y, out=out if acc == dtype else None)
+    return res if type(res) is np.ndarray and res.dtype == dtype else np.asarray(res).astype(dtype, copy=False)
 
 
 matmul = quiet(_matmul, over="ignore", invalid="ignore")
@@ -129,4 +129,5 @@ def _accumulated(ins, outs) -> int:
     return acc.itemsize * (sum(x.size for x in ins if x is not None) + (0 if out is None else int(np.prod(out))))
 
 
+INTO = {"MatMul-1": ()}                # (see kernels/__init__.py)
 WORKSPACE = {"MatMul-1": lambda ins, outs, kw: _accumulated(ins, outs), "Einsum-7": lambda ins, outs, kw: _accumulated(ins, outs)}
