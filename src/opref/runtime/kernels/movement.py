@@ -142,8 +142,8 @@ def _zero(dtype):
     return np.zeros((), dtype)[()] if dtype.kind not in "UT" else ""
 
 
-def concat(data, *more_data, axis, out=None):
-    return np.concatenate((data,) + more_data, axis=axis, out=out)
+def concat(data, *more_data, axis):
+    return np.concatenate((data,) + more_data, axis=axis)
 
 
 def split(data, axis, *, num_splits):
@@ -574,4 +574,3 @@ def _pad_workspace(ins, outs, kw) -> int:
 
 WORKSPACE = {"Pad-1": _pad_workspace, "Pad-12": _pad_workspace}
 PREPARED = {"Transpose-1": ((1,), _transpose_to)}             # (see kernels/__init__.py)
-INTO = {"Concat-1": ()}
