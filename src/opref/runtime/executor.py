@@ -117,6 +117,7 @@ def model_variables(graph: Graph, infos) -> dict[str, Variable]:
 # A step whose kernel can write its output into a given array (kernels.INTO) writes into an input it reads last,
 # or into a buffer the plan keeps between runs (runtime/arena.py plans them and checks each run).
 PLANS_KEPT = 8               # signatures per Executor; a model run with ever new shapes starts again
+ARENAS_KEPT = 4              # sets of a plan's buffers kept idle between runs (one per thread running it at once)
 FOLD_BYTES = 1 << 22
 
 # a node's kind in a run: "parameter" (fed), "stored" (a Constant), "folded" (computed from constants
@@ -277,7 +278,8 @@ class Executor:
         try:
             return self._run_steps(plan, feeds, state, deadline, arena)
         finally:
-            plan.arenas.append(arena)
+            if len(plan.arenas) < ARENAS_KEPT:       # (more threads at once: their extra sets are dropped)
+                plan.arenas.append(arena)
 
     def _run_steps(self, plan: _Plan, feeds, state, deadline, arena) -> list[np.ndarray]:
         values = plan.initial.copy()
