@@ -152,7 +152,7 @@ class _Plan:
         self.limits = limit                   # the limits its steps were checked under (runtime/limits.py)
         self.bare = bare                      # some step calls a kernel without its errstate (`.raw`)
         self.buffers = buffers                # bytes of each buffer its steps write into (arena.py)
-        self.arenas: list[list] = []          # sets of those buffers not in use by a run (one per run at once)
+        self.arenas: list[list] = []          # idle sets of those buffers (a run takes one: ARENAS_KEPT at most)
 
 
 class Executor:

@@ -22,8 +22,10 @@ def _wide(x: np.ndarray) -> np.ndarray:
 def _float(fn):
     """fn computed on x widened to its compute type, the result rounded back to x's type (warnings off). A ufunc
     computing in the type itself writes into `out` when given (see INTO)."""
+    ufunc = isinstance(fn, np.ufunc)
+
     def compute(x, out=None, **attrs):
-        if out is not None and isinstance(fn, np.ufunc) and accumulator_dtype(x.dtype) == x.dtype:
+        if out is not None and ufunc and accumulator_dtype(x.dtype) == x.dtype:
             return fn(x, out=out)
         return np.asarray(fn(_wide(x), **attrs)).astype(x.dtype, copy=False)
     return quiet(compute)
