@@ -292,8 +292,11 @@ def differences(theirs: dict, ours: dict) -> tuple[list[str], int]:
     from opref.conformance.compare import EXACT_CATEGORIES, mismatch
 
     by_name = {c.name: c for c in all_cases()}
-    assert set(theirs["values"]) == set(ours["values"]) and set(theirs["shapes"]) == set(ours["shapes"]), \
-        "the case tables have different case names on the oldest versions"
+    for part in ("values", "shapes"):
+        only_theirs, only_ours = sorted(set(theirs[part]) - set(ours[part])), sorted(set(ours[part]) - set(theirs[part]))
+        assert not only_theirs and not only_ours, \
+            (f"the {part} case tables have different case names on the oldest versions: {len(only_theirs)} only "
+             f"there, e.g. {only_theirs[:5]}; {len(only_ours)} only here, e.g. {only_ours[:5]}")
     problems, identical = [], 0
     for name, got in theirs["values"].items():
         case, want = by_name[name], ours["values"][name]
