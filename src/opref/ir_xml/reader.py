@@ -29,6 +29,7 @@ from .spelling import UNDECLARED, element_type_of_precision, resolve_op, schema_
 
 MAX_XML_BYTES = 1 << 30           # a larger model.xml is refused before parsing
 SUBGRAPH_OPS = ("TensorIterator", "Loop", "If")
+MEMO_ENTRIES = 4096               # distinct spellings a reader remembers (of dims, precisions)
 BODIES = {"TensorIterator": ("body",), "Loop": ("body",), "If": ("then_body", "else_body")}
 PORT_MAPS = {"TensorIterator": ("port_map",), "Loop": ("port_map",), "If": ("then_port_map", "else_port_map")}
 
@@ -150,6 +151,8 @@ def _named(where) -> str:
 
 def split_names(text: str) -> list[str]:
     """Tensor names: comma-separated, a comma inside a name escaped as `\\,`."""
+    if not text:
+        return []
     if "\\" not in text:
         return [n for n in (part.strip() for part in text.split(",")) if n]
     names, cur, i = [], [], 0
@@ -190,6 +193,8 @@ class _Reader:
         self.source = source
         self.bound_attrs: dict[tuple, dict] = {}
         self.port_counts: set[tuple] = set()       # (schema, input count) already checked
+        self.dims_read: dict[tuple, tuple] = {}    # <dim> texts -> dims (`dims`)
+        self.precisions: dict[str, str] = {}       # precision spelling -> element type
 
     # Every op version is resolved before anything else, so that one error lists every unknown one.
     def resolve_all(self, root) -> dict[tuple, OpSchema]:
@@ -285,33 +290,24 @@ class _Reader:
     def ports(self, layer: _Layer, node: Node, ins, outs):
         """The <port>s of the layer's <input> and <output> elements (None: absent)."""
         ids = set()
-
-        def port_id(p, what):
-            text = p.get("id")
-            try:
-                pid = int(text)
-            except (TypeError, ValueError):
-                pid = -1
-            if pid < 0:
-                pid = _int(text, f"{what} port id", layer.where, lo=0)
-            if pid in ids:
-                raise ModelError(f"{layer.where()}: duplicate port id {pid}")
-            ids.add(pid)
-            return pid
-
-        for i, p in enumerate(_children(ins, "port")):
-            pid = port_id(p, "input")
-            layer.in_ports[pid] = i
-            node.input_dims.append(_dims(p, layer, [d.text for d in p if d.tag == "dim"]))
-        node.inputs = [None] * len(layer.in_ports)
+        in_ports, input_dims = layer.in_ports, node.input_dims
+        for p in () if ins is None else ins:
+            if p.tag == "port":
+                pid = _port_number(p, "input", layer, ids)
+                in_ports[pid] = len(in_ports)
+                input_dims.append(self.dims(p, layer, [d.text for d in p if d.tag == "dim"]))
+        node.inputs = [None] * len(in_ports)
         if (node.schema, len(node.inputs)) not in self.port_counts:
             try:
                 node.schema.ports_for(len(node.inputs))
             except OprefError as e:
                 raise ModelError(f"{layer.where()}: {e}") from None
             self.port_counts.add((node.schema, len(node.inputs)))
-        for k, p in enumerate(_children(outs, "port")):
-            pid = port_id(p, "output")
+        out_ports, outputs = layer.out_ports, node.outputs
+        for p in () if outs is None else outs:
+            if p.tag != "port":
+                continue
+            pid = _port_number(p, "output", layer, ids)
             texts, rt_info = [], None
             for d in p:
                 tag = d.tag
@@ -319,14 +315,10 @@ class _Reader:
                     texts.append(d.text)
                 elif tag == "rt_info" and rt_info is None:
                     rt_info = d
-            layer.out_ports[pid] = k
-            prec = p.get("precision")
-            et = None
-            if prec is not None and prec.strip().upper() not in UNDECLARED:
-                et = element_type_of_precision(prec)
-                if et is None:
-                    raise ModelError(f"{layer.where()}: output port {pid} has unknown precision {prec!r}")
-            node.outputs.append(OutputPort(split_names(p.get("names", "")), et, _dims(p, layer, texts), rt_info))
+            out_ports[pid] = len(out_ports)
+            get = p.get
+            outputs.append(OutputPort(split_names(get("names")), self.precision(get("precision"), pid, layer),
+                                      self.dims(p, layer, texts), rt_info))
         declared = node.schema.outputs
         variadic = bool(declared) and declared[-1].variadic
         n = len(node.outputs)
@@ -335,6 +327,30 @@ class _Reader:
         if (not variadic and n != len(declared)) or (variadic and n < len(declared) - 1):
             raise ModelError(f"{layer.where()}: has {n} output port(s), {node.op} has "
                              f"{len(declared)}{' or more' if variadic else ''}")
+
+    def dims(self, port, layer: _Layer, texts: list) -> tuple[int, ...]:
+        """_dims, read once per spelling (ports of one shape repeat throughout a model)."""
+        key = tuple(texts)
+        got = self.dims_read.get(key)
+        if got is None:
+            got = _dims(port, layer, texts)
+            if len(self.dims_read) < MEMO_ENTRIES:
+                self.dims_read[key] = got
+        return got
+
+    def precision(self, text: str | None, pid: int, layer: _Layer) -> str | None:
+        """An output port's declared element type (None: not declared), read once per spelling."""
+        if text is None:
+            return None
+        et = self.precisions.get(text)
+        if et is None:
+            if text.strip().upper() in UNDECLARED:
+                return None
+            et = element_type_of_precision(text)
+            if et is None:
+                raise ModelError(f"{layer.where()}: output port {pid} has unknown precision {text!r}")
+            self.precisions[text] = et
+        return et
 
     def constant(self, layer: _Layer, attrs: dict, storage: dict) -> np.ndarray:
         where = layer.where
@@ -351,20 +367,27 @@ class _Reader:
     def edges(self, scope, layers: dict[int, _Layer], nodes: dict[int, Node], where: str):
         edges_el = scope.find("edges")
         for e in [] if edges_el is None else edges_el.findall("edge"):
-            f = {k: _int(e.get(k), f"edge attribute {k!r}", lambda: f"{where}: edge on line {e.sourceline}")
-                 for k in ("from-layer", "from-port", "to-layer", "to-port")}
-            src, dst = layers.get(f["from-layer"]), layers.get(f["to-layer"])
+            get = e.get
+            try:
+                from_layer, from_port = int(get("from-layer")), int(get("from-port"))
+                to_layer, to_port = int(get("to-layer")), int(get("to-port"))
+            except (TypeError, ValueError):         # (the first attribute that is not an integer, named)
+                for k in ("from-layer", "from-port", "to-layer", "to-port"):
+                    _int(get(k), f"edge attribute {k!r}", lambda: f"{where}: edge on line {e.sourceline}")
+                raise
+            src, dst = layers.get(from_layer), layers.get(to_layer)
             if src is None or dst is None:
-                missing = f["from-layer"] if src is None else f["to-layer"]
+                missing = from_layer if src is None else to_layer
                 raise ModelError(f"{where}: edge on line {e.sourceline} refers to missing layer {missing}")
-            if f["from-port"] not in src.out_ports:
-                raise ModelError(f"{src.where()}: has no output port {f['from-port']} (edge on line {e.sourceline})")
-            if f["to-port"] not in dst.in_ports:
-                raise ModelError(f"{dst.where()}: has no input port {f['to-port']} (edge on line {e.sourceline})")
-            node, i = nodes[dst.id], dst.in_ports[f["to-port"]]
+            if from_port not in src.out_ports:
+                raise ModelError(f"{src.where()}: has no output port {from_port} (edge on line {e.sourceline})")
+            i = dst.in_ports.get(to_port)
+            if i is None:
+                raise ModelError(f"{dst.where()}: has no input port {to_port} (edge on line {e.sourceline})")
+            node = nodes[to_layer]
             if node.inputs[i] is not None:
-                raise ModelError(f"{dst.where()}: input port {f['to-port']} has more than one incoming edge")
-            node.inputs[i] = Source(nodes[src.id], src.out_ports[f["from-port"]])
+                raise ModelError(f"{dst.where()}: input port {to_port} has more than one incoming edge")
+            node.inputs[i] = Source(nodes[from_layer], src.out_ports[from_port])
 
     def subgraph(self, layer: _Layer, node: Node):
         kind = node.schema.name
@@ -437,6 +460,21 @@ def _fits_int64(values) -> None:
     big = next((d for d in values if not -_INT64_MAX - 1 <= d <= _INT64_MAX), None)
     if big is not None:
         raise ValueError(f"{big} is beyond int64")
+
+
+def _port_number(p, what: str, layer: _Layer, ids: set) -> int:
+    """A <port>'s id, distinct among the layer's ports (`ids`: those seen)."""
+    text = p.get("id")
+    try:
+        pid = int(text)
+    except (TypeError, ValueError):
+        pid = -1
+    if pid < 0:
+        pid = _int(text, f"{what} port id", layer.where, lo=0)
+    if pid in ids:
+        raise ModelError(f"{layer.where()}: duplicate port id {pid}")
+    ids.add(pid)
+    return pid
 
 
 def _port_id(layer: _Layer, index: int) -> int:
