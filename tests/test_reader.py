@@ -147,6 +147,25 @@ def test_graph_structure_errors():
     rejects(GOOD.replace(b'<layer id="1"', b'<layer id="one"'), "layer id 'one' is not an integer")
     rejects(GOOD.replace(b"<dim>8</dim>", b"<dim>-7</dim>", 1), "dim -7 is below -1")
     rejects(GOOD.replace(b"<dim>8</dim>", b"<dim>8x</dim>", 1), "dim '8x' is not an integer")
+    rejects(GOOD.replace(b'to-port="0"', b'to-port="zero"', 1), "edge attribute 'to-port' 'zero' is not an integer")
+    rejects(GOOD.replace(b'from-layer="1"', b'from-layer="1.0"', 1),
+            "edge attribute 'from-layer' '1.0' is not an integer")
+    rejects(GOOD.replace(b'<edge from-layer="1" ', b'<edge ', 1), "edge attribute 'from-layer' None is not an integer")
+
+
+def test_precisions_and_dims_read_alike_on_every_port():
+    """The reader reads each spelling of dims and precision once: a spelling seen before still gives the same
+    answer, and one it has not seen is still checked."""
+    graph = load(GOOD.replace(b'precision="FP32"', b'precision=" fp32 "')).graph
+    assert [n.outputs[0].element_type for n in graph.nodes if n.outputs] == ["f32", "f32"]
+    assert [n.outputs[0].dims for n in graph.nodes if n.outputs] == [(1, 8, 2, 2), (1, 2, 4, 4)]
+    assert graph.nodes[1].input_dims == [(1, 8, 2, 2)]
+    undeclared = load(GOOD.replace(b'precision="FP32"', b'precision="undefined"', 1)).graph
+    assert undeclared.nodes[0].outputs[0].element_type is None
+    bad = GOOD.replace(b'<port id="1" precision="FP32"', b'<port id="1" precision="FP33"')
+    rejects(bad, r"layer 1 'd2s' \(DepthToSpace-1\): output port 1 has unknown precision 'FP33'")
+    twice = GOOD.replace(b"<dim>2</dim><dim>4</dim>", b"<dim>2</dim><dim>-4</dim>")
+    rejects(twice, "dim -4 is below -1")
 
 
 def test_cycles_are_found_without_recursion():

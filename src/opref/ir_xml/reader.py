@@ -374,7 +374,7 @@ class _Reader:
             except (TypeError, ValueError):         # (the first attribute that is not an integer, named)
                 for k in ("from-layer", "from-port", "to-layer", "to-port"):
                     _int(get(k), f"edge attribute {k!r}", lambda: f"{where}: edge on line {e.sourceline}")
-                raise
+                raise ModelError(f"{where}: edge on line {e.sourceline}: its attributes are not integers") from None
             src, dst = layers.get(from_layer), layers.get(to_layer)
             if src is None or dst is None:
                 missing = from_layer if src is None else to_layer
@@ -490,11 +490,6 @@ def _first_children(el, tags: tuple[str, ...]) -> list:
         if tag in found and found[tag] is None:
             found[tag] = child
     return list(found.values())
-
-
-def _children(el, tag: str) -> list:
-    """el's child elements with this tag, in order (el.findall(tag)); none for el None."""
-    return [] if el is None else [c for c in el if c.tag == tag]
 
 
 def _dims(port, layer: _Layer, texts: list) -> tuple[int, ...]:
