@@ -81,7 +81,7 @@ def merge_symbols(a: "Symbol | None", b: "Symbol | None", unequal: bool = True) 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Dimension:
     lo: int = 0
     hi: int | None = None
@@ -92,10 +92,11 @@ class Dimension:
     # refinement of the interval; None where only the interval is known
     expr: object = field(default=None, compare=False, repr=False)
 
-    def __post_init__(self):
-        if not isinstance(self.lo, int) or self.lo < 0 or (self.hi is not None and
-                                                           (not isinstance(self.hi, int) or self.hi < self.lo)):
-            raise OprefError(f"invalid dimension interval [{self.lo}, {self.hi}]")
+    def __init__(self, lo: int = 0, hi: int | None = None, symbol: Symbol | None = None, expr=None):
+        if not isinstance(lo, int) or lo < 0 or (hi is not None and (not isinstance(hi, int) or hi < lo)):
+            raise OprefError(f"invalid dimension interval [{lo}, {hi}]")
+        # (frozen: the fields are set once, here, in one step; whole-graph inference makes thousands of dims)
+        self.__dict__.update(lo=lo, hi=hi, symbol=symbol, expr=expr)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -273,7 +274,7 @@ class Dimension:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.lo, self.hi))
+        return hash((self.lo, -1 if self.hi is None else self.hi))    # (ints only: the same in every process)
 
     @property
     def symbol_name(self) -> str | None:
@@ -396,7 +397,11 @@ class PartialShape:
         return self.dims == other.dims
 
     def __hash__(self) -> int:
-        return hash(self.dims)
+        # computed once (a shape is immutable): whole-graph inference keys its memo on input shapes
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = 0x5eed if self.dims is None else hash(self.dims)  # (None's varies by process)
+        return h
 
     def __str__(self) -> str:
         return "[...]" if self.dims is None else "[" + ",".join(map(str, self.dims)) + "]"

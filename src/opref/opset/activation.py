@@ -36,7 +36,7 @@ SOFTSIGN_9 = unary("SoftSign", 9, A, FLOAT, "x / (1 + |x|)")
 # --- Clamp-1 ---------------------------------------------------------------------------------------
 def clamp_shape(data, *, min, max):
     """The output has the input's shape (any rank, dynamic dims kept). Rejects min > max."""
-    check(min <= max, "Clamp-1", f"attribute 'min' must be <= 'max', got min={min} and max={max}")
+    check(min <= max, "Clamp-1", lambda: f"attribute 'min' must be <= 'max', got min={min} and max={max}")
     return data.shape
 
 
@@ -57,8 +57,8 @@ def _axis_shape(op, data, axis, negative):
     if shape.rank_is_static:
         r = max(len(shape), 1)      # a scalar has one axis here: 0 (or -1), as OpenVINO normalises it
         lo = -r if negative else 0
-        check(lo <= axis <= r - 1, op, f"attribute 'axis' = {axis} is out of range [{lo}, {r - 1}] for input "
-              f"of rank {len(shape)}")
+        check(lo <= axis <= r - 1, op, lambda: f"attribute 'axis' = {axis} is out of range [{lo}, {r - 1}] for input "
+                                               f"of rank {len(shape)}")
     return shape
 
 
@@ -105,7 +105,7 @@ def _scalar_like(op, name, info, sizes=(1,)):
     if not s.rank_is_static:
         return
     check(len(s) == 0 or (len(s) == 1 and s[0].compatible(1) and 1 in sizes), op,
-          f"input {name!r} must be a scalar{' or a 1-D tensor of one element' if sizes else ''}, got shape {s}")
+          lambda: f"input {name!r} must be a scalar{' or a 1-D tensor of one element' if sizes else ''}, got shape {s}")
 
 
 def swish_shape(data, beta=None):
@@ -175,11 +175,11 @@ def prelu_shape(data, slope):
             return d    # per-channel slope
         if all(x.is_static and x.lo == 1 for x in s):
             return d    # one slope for every element
-        check(len(s) <= len(d), op, f"slope {s} has more dimensions than data {d}")
+        check(len(s) <= len(d), op, lambda: f"slope {s} has more dimensions than data {d}")
         for i, (x, y) in enumerate(zip(list(d)[len(d) - len(s):], s)):
             check(y.contains(1) or y.compatible(x), op,
-                  f"slope {s} broadcasts neither along the channel axis nor numpy-style to data {d} "
-                  f"(axis {len(d) - len(s) + i}: {y} vs {x})")
+                  lambda: f"slope {s} broadcasts neither along the channel axis nor numpy-style to data {d} "
+                          f"(axis {len(d) - len(s) + i}: {y} vs {x})")
     return d
 
 

@@ -77,7 +77,7 @@ def cumsum_shape(data, axis=None, *, exclusive, reverse):
     must be a scalar; its value is not checked here."""
     op = "CumSum-3"
     if axis is not None and axis.shape.rank_is_static:
-        check(len(axis.shape) == 0, op, f"input 'axis' must be a scalar, got shape {axis.shape}")
+        check(len(axis.shape) == 0, op, lambda: f"input 'axis' must be a scalar, got shape {axis.shape}")
     return data.shape
 
 
@@ -104,22 +104,23 @@ def segment_max_shape(data, segment_ids, num_segments=None, *, fill_mode):
     if shape.rank_is_static:
         check(len(shape) > 0, op, "input 'data' cannot be a scalar")
     if ids_shape.rank_is_static:
-        check(len(ids_shape) == 1, op, f"input 'segment_ids' must be 1-D, got shape {ids_shape}")
+        check(len(ids_shape) == 1, op, lambda: f"input 'segment_ids' must be 1-D, got shape {ids_shape}")
         if shape.rank_is_static:
             check(shape[0].compatible(ids_shape[0]), op,
-                  f"input 'segment_ids' has {ids_shape[0]} elements, but data's first dimension is {shape[0]}")
+                  lambda: f"input 'segment_ids' has {ids_shape[0]} elements, but data's first dimension is {shape[0]}")
     ids = ints_of(segment_ids)
     if ids is not None:
-        check(all(a <= b for a, b in zip(ids, ids[1:])), op, f"input 'segment_ids' must be sorted, got {list(ids)}")
-        check(all(i >= 0 for i in ids), op, f"input 'segment_ids' must be non-negative, got {list(ids)}")
+        check(all(a <= b for a, b in zip(ids, ids[1:])), op,
+              lambda: f"input 'segment_ids' must be sorted, got {list(ids)}")
+        check(all(i >= 0 for i in ids), op, lambda: f"input 'segment_ids' must be non-negative, got {list(ids)}")
     first = Dimension()
     if num_segments is not None:
         if num_segments.shape.rank_is_static:
-            check(len(num_segments.shape) == 0, op, f"input 'num_segments' must be a scalar, got shape "
-                                                    f"{num_segments.shape}")
+            check(len(num_segments.shape) == 0, op, lambda: f"input 'num_segments' must be a scalar, got shape "
+                                                            f"{num_segments.shape}")
         n = ints_of(num_segments)
         if n is not None:
-            check(n[0] >= 0, op, f"input 'num_segments' must be >= 0, got {n[0]}")
+            check(n[0] >= 0, op, lambda: f"input 'num_segments' must be >= 0, got {n[0]}")
             first = Dimension(n[0], n[0])
         elif ids is not None:
             first = Dimension(max(ids) + 1, max(ids) + 1) if ids else Dimension()

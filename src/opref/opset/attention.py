@@ -43,46 +43,48 @@ def scaled_dot_product_attention_shape(query, key, value, attention_mask=None, s
     op = "ScaledDotProductAttention-13"
     q, k, v = query.shape, key.shape, value.shape
     for info, name in ((key, "key"), (value, "value")):
-        check(info.element_type == query.element_type, op, f"input {name!r} has element type "
-              f"{info.element_type}, query has {query.element_type}; they must match")
+        check(info.element_type == query.element_type, op,
+              lambda: f"input {name!r} has element type "
+                      f"{info.element_type}, query has {query.element_type}; they must match")
     if scale is not None:
-        check(scale.element_type == query.element_type, op, f"input 'scale' has element type {scale.element_type}, "
-              f"query has {query.element_type}; they must match")
+        check(scale.element_type == query.element_type, op,
+              lambda: f"input 'scale' has element type {scale.element_type}, "
+                      f"query has {query.element_type}; they must match")
     if attention_mask is not None:
         check(attention_mask.element_type in (query.element_type, "boolean"), op,
-              f"input 'attention_mask' has element type {attention_mask.element_type}, expected boolean or the "
-              f"query's {query.element_type}")
+              lambda: f"input 'attention_mask' has element type {attention_mask.element_type}, expected boolean or the "
+                      f"query's {query.element_type}")
     dims = l_dim = e_dim = None
     if q.rank_is_static:
-        check(len(q) >= 3, op, f"query must have rank >= 3, got {q}")
+        check(len(q) >= 3, op, lambda: f"query must have rank >= 3, got {q}")
         dims, l_dim, e_dim = list(q)[:-2], q[-2], q[-1]
     l_dim, e_dim, s_dim, ev_dim = l_dim or Dimension(), e_dim or Dimension(), Dimension(), Dimension()
     if k.rank_is_static:
-        check(len(k) >= 3, op, f"key must have rank >= 3, got {k}")
+        check(len(k) >= 3, op, lambda: f"key must have rank >= 3, got {k}")
         dims = _batch_merge(op, "key", dims, k[:-2])
         merged = e_dim.merge(k[-1])
-        check(merged is not None, op, f"key's last dimension {k[-1]} must equal query's (E) {e_dim}")
+        check(merged is not None, op, lambda: f"key's last dimension {k[-1]} must equal query's (E) {e_dim}")
         s_dim = k[-2]
     if v.rank_is_static:
-        check(len(v) >= 3, op, f"value must have rank >= 3, got {v}")
+        check(len(v) >= 3, op, lambda: f"value must have rank >= 3, got {v}")
         dims = _batch_merge(op, "value", dims, v[:-2])
         merged = s_dim.merge(v[-2])
-        check(merged is not None, op, f"value's dimension -2 {v[-2]} must equal key's (S) {s_dim}")
+        check(merged is not None, op, lambda: f"value's dimension -2 {v[-2]} must equal key's (S) {s_dim}")
         s_dim, ev_dim = merged, v[-1]
     if attention_mask is not None and not causal:
         m = attention_mask.shape
         if m.rank_is_static and len(m) != 0:
-            check(len(m) >= 2, op, f"attention_mask must be a scalar or have rank >= 2, got {m}")
+            check(len(m) >= 2, op, lambda: f"attention_mask must be a scalar or have rank >= 2, got {m}")
             new_l, new_s = broadcast_dim(l_dim, m[-2]), broadcast_dim(s_dim, m[-1])
-            check(new_l is not None and new_s is not None, op, f"attention_mask {m} does not broadcast to "
-                  f"[..., L, S] = [..., {l_dim}, {s_dim}]")
+            check(new_l is not None and new_s is not None, op, lambda: f"attention_mask {m} does not broadcast to "
+                                                                       f"[..., L, S] = [..., {l_dim}, {s_dim}]")
             l_dim = new_l
             if len(m) >= 3:
                 dims = _batch_merge(op, "attention_mask", dims, m[:-2])
     if scale is not None:
         s = scale.shape
         check(not s.rank_is_static or len(s) == 0 or (len(s) == 1 and s[0].contains(1)), op,
-              f"scale must be a scalar or have 1 element, got {s}")
+              lambda: f"scale must be a scalar or have 1 element, got {s}")
     if dims is None:
         return PartialShape.dynamic()
     return PartialShape(dims + [l_dim, ev_dim])

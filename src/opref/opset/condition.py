@@ -42,7 +42,7 @@ def bucketize_shape(data, buckets, *, output_type, with_right_bound):
     when its rank is static, must be 1-D."""
     op = "Bucketize-3"
     if buckets.shape.rank_is_static:
-        check(len(buckets.shape) == 1, op, f"input 'buckets' must be 1-D, got shape {buckets.shape}")
+        check(len(buckets.shape) == 1, op, lambda: f"input 'buckets' must be 1-D, got shape {buckets.shape}")
     return TensorInfo(output_type, data.shape)
 
 

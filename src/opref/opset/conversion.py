@@ -24,14 +24,15 @@ NF4_DESTINATIONS = ("f64", "f32", "f16", "bf16", "nf4")     # what an nf4 input 
 
 
 def _convert_info(op: str, data: TensorInfo, destination_type: str) -> TensorInfo:
-    check(destination_type in DESTINATIONS, op, f"destination_type {destination_type} is not supported "
-          f"(expected one of {', '.join(DESTINATIONS)})")
+    check(destination_type in DESTINATIONS, op, lambda: f"destination_type {destination_type} is not supported "
+                                                        f"(expected one of {', '.join(DESTINATIONS)})")
     if data.element_type == "nf4":
-        check(destination_type in NF4_DESTINATIONS, op, f"an nf4 input converts only to "
-              f"{', '.join(NF4_DESTINATIONS)}, not to {destination_type}")
+        check(destination_type in NF4_DESTINATIONS, op,
+              lambda: f"an nf4 input converts only to "
+                      f"{', '.join(NF4_DESTINATIONS)}, not to {destination_type}")
     elif destination_type == "nf4":
-        check(data.element_type in ("f32", "f16"), op, f"destination_type nf4 needs an f32 or f16 input, "
-              f"got {data.element_type}")
+        check(data.element_type in ("f32", "f16"), op, lambda: f"destination_type nf4 needs an f32 or f16 input, "
+                                                               f"got {data.element_type}")
     return TensorInfo(destination_type, data.shape)
 
 
@@ -91,8 +92,9 @@ def _rank(t) -> int:
 def _pytorch_scalar(op, scalar, tensor, promote_unsafe):
     """A scalar promoted to the type of a dimensioned tensor of the same kind (PyTorch's rule)."""
     narrowing = scalar.bits > tensor.bits or (scalar.is_integral and scalar.is_signed and not tensor.is_signed)
-    check(promote_unsafe or not narrowing, op, f"a scalar {scalar.name} cannot be promoted to the tensor's "
-          f"{tensor.name} with promote_unsafe=false (its values may not fit)")
+    check(promote_unsafe or not narrowing, op,
+          lambda: f"a scalar {scalar.name} cannot be promoted to the tensor's "
+                  f"{tensor.name} with promote_unsafe=false (its values may not fit)")
     return tensor.name
 
 
@@ -101,15 +103,15 @@ def promote_types(a: str, b: str, *, promote_unsafe=False, u64_integer_promotion
     """The common element type of a and b by ConvertPromoteTypes' rules (PyTorch/TensorFlow-like)."""
     ta, tb = element_type(a), element_type(b)
     for t, port in ((ta, "input_0"), (tb, "input_1")):
-        check(t.name in PROMOTABLE, op, f"input {port!r} has element type {t.name}, which has no promotion")
+        check(t.name in PROMOTABLE, op, lambda: f"input {port!r} has element type {t.name}, which has no promotion")
     if ta.name == tb.name:
         return ta.name
     if _rank(ta) != _rank(tb):
         low, high = sorted((ta, tb), key=_rank)
         if high.is_float and low.is_integral:
             check(promote_unsafe or high.bits >= 2 * low.bits, op,
-                  f"{low.name} cannot be safely promoted to {high.name} (a float needs twice the integer's bits; "
-                  f"set promote_unsafe)")
+                  lambda: f"{low.name} cannot be safely promoted to {high.name} (a float needs twice the integer's "
+                          f"bits; set promote_unsafe)")
         return high.name
     if ta.is_float:
         e, m = max(_FLOAT_FORMAT[ta.name][0], _FLOAT_FORMAT[tb.name][0]), \
@@ -120,13 +122,13 @@ def promote_types(a: str, b: str, *, promote_unsafe=False, u64_integer_promotion
     else:
         signed, unsigned = (ta, tb) if ta.is_signed else (tb, ta)
         if unsigned.name == "u64":
-            check(promote_unsafe, op, f"u64 and {signed.name} have no common integer type (it would be i128); "
-                  f"set promote_unsafe to use u64_integer_promotion_target")
+            check(promote_unsafe, op, lambda: f"u64 and {signed.name} have no common integer type (it would be i128); "
+                                              f"set promote_unsafe to use u64_integer_promotion_target")
             return u64_integer_promotion_target
         bits = max(signed.bits, 2 * unsigned.bits)
         result = next(t for t in _SIGNED_BY_BITS if element_type(t).bits >= bits)
     check(promote_unsafe or element_type(result).bits <= max(ta.bits, tb.bits), op,
-          f"promoting {ta.name} and {tb.name} widens to {result} (set promote_unsafe)")
+          lambda: f"promoting {ta.name} and {tb.name} widens to {result} (set promote_unsafe)")
     return result
 
 
@@ -140,14 +142,15 @@ def convert_promote_types_shape(input_0, input_1, *, promote_unsafe, pytorch_sca
     the tensor's type. Always rejected: string/nf4 inputs, a string/nf4 u64_integer_promotion_target."""
     op = "ConvertPromoteTypes-14"
     check(u64_integer_promotion_target in DESTINATIONS and u64_integer_promotion_target != "nf4", op,
-          f"u64_integer_promotion_target {u64_integer_promotion_target} is not a Convert destination type")
+          lambda: f"u64_integer_promotion_target {u64_integer_promotion_target} is not a Convert destination type")
     a, b = input_0.element_type, input_1.element_type
     same_kind = a != b and _rank(element_type(a)) == _rank(element_type(b))
     if pytorch_scalar_promotion and same_kind:
         ranks = [len(i.shape) if i.shape.rank_is_static else None for i in (input_0, input_1)]
-        check(None not in ranks, op, "with pytorch_scalar_promotion the common type of two "
-              f"{'float' if element_type(a).is_float else 'integer'} inputs depends on their ranks, and a rank "
-              "is not known")
+        check(None not in ranks, op,
+              lambda: "with pytorch_scalar_promotion the common type of two "
+                      f"{'float' if element_type(a).is_float else 'integer'} inputs depends on their ranks, and a rank "
+                      "is not known")
         if (ranks[0] == 0) != (ranks[1] == 0):
             scalar, tensor = (a, b) if ranks[0] == 0 else (b, a)
             result = _pytorch_scalar(op, element_type(scalar), element_type(tensor), promote_unsafe)
@@ -209,9 +212,10 @@ def string_tensor_pack_shape(begins, ends, symbols):
     not pass symbols' (upper bound of) length."""
     op = "StringTensorPack-15"
     check(not symbols.shape.rank_is_static or len(symbols.shape) == 1, op,
-          f"input 'symbols' must be 1-D, got shape {symbols.shape}")
+          lambda: f"input 'symbols' must be 1-D, got shape {symbols.shape}")
     shape = begins.shape.merge(ends.shape)
-    check(shape is not None, op, f"inputs 'begins' {begins.shape} and 'ends' {ends.shape} must have the same shape")
+    check(shape is not None, op,
+          lambda: f"inputs 'begins' {begins.shape} and 'ends' {ends.shape} must have the same shape")
     b, e = ints_of(begins), ints_of(ends)
     if b is not None and e is not None:
         b, e = np.array(b, np.int64), np.array(e, np.int64)
@@ -219,7 +223,8 @@ def string_tensor_pack_shape(begins, ends, symbols):
         check(bool((b <= e).all()), op, "a string ends before it begins (ends < begins)")
         n = symbols.shape[0] if symbols.shape.rank_is_static else Dimension()
         if e.size and n.hi is not None:
-            check(int(e.max()) <= n.hi, op, f"input 'ends' reaches {int(e.max())}, past the {n} bytes of 'symbols'")
+            check(int(e.max()) <= n.hi, op,
+                  lambda: f"input 'ends' reaches {int(e.max())}, past the {n} bytes of 'symbols'")
     return TensorInfo("string", shape)
 
 

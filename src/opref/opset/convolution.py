@@ -40,16 +40,16 @@ def _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad):
     lengths are checked whatever auto_pad is, as OpenVINO does."""
     strides, dilations = strides or (1,) * n, dilations or (1,) * n
     for name, values in (("strides", strides), ("dilations", dilations)):
-        check(len(values) == n, op, f"attribute {name!r} must have {n} elements (one per spatial axis), "
-              f"got {list(values)}")
+        check(len(values) == n, op, lambda: f"attribute {name!r} must have {n} elements (one per spatial axis), "
+                                            f"got {list(values)}")
     for name, values in (("pads_begin", pads_begin), ("pads_end", pads_end)):
-        check(len(values) in (0, n), op, f"attribute {name!r} must have {n} elements (one per spatial "
-              f"axis), got {list(values)}")
-    check(all(v > 0 for v in strides), op, f"attribute 'strides' values must be > 0, got {list(strides)}")
-    check(all(v > 0 for v in dilations), op, f"attribute 'dilations' values must be > 0, got {list(dilations)}")
+        check(len(values) in (0, n), op, lambda: f"attribute {name!r} must have {n} elements (one per spatial "
+                                                 f"axis), got {list(values)}")
+    check(all(v > 0 for v in strides), op, lambda: f"attribute 'strides' values must be > 0, got {list(strides)}")
+    check(all(v > 0 for v in dilations), op, lambda: f"attribute 'dilations' values must be > 0, got {list(dilations)}")
     # The spec allows only pads >= 0 (OpenVINO takes negative explicit pads and returns odd shapes).
     check(auto_pad != "explicit" or all(v >= 0 for v in pads_begin + pads_end), op,
-          f"attributes 'pads_begin', 'pads_end' values must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
+          lambda: f"attributes 'pads_begin', 'pads_end' values must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
 
 
 def _spatial(op, data_dims, kernel_dims, *, strides, dilations, pads_begin, pads_end, auto_pad):
@@ -67,8 +67,8 @@ def _spatial(op, data_dims, kernel_dims, *, strides, dilations, pads_begin, pads
         padded = dim + (pb + pe)
         window = (k - 1) * d + 1                 # interval arithmetic, as OpenVINO's dim::dilated
         if padded.is_static and window.is_static:
-            check(window.lo <= padded.lo, op, f"spatial axis {i}: the dilated kernel ({window.lo}) is larger "
-                  f"than the padded data ({padded.lo} = {dim} + {pb} + {pe})")
+            check(window.lo <= padded.lo, op, lambda: f"spatial axis {i}: the dilated kernel ({window.lo}) is larger "
+                                                      f"than the padded data ({padded.lo} = {dim} + {pb} + {pe})")
         out.append((padded - window).floordiv(s) + 1)
     return out
 
@@ -91,12 +91,13 @@ def convolution_shape(data, filters, *, strides, pads_begin, pads_end, dilations
     if n is None:
         return PartialShape.dynamic()
     ds, fs = data.shape, filters.shape
-    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, f"data must have rank 3, 4 or 5, got {ds}")
+    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, lambda: f"data must have rank 3, 4 or 5, got {ds}")
     if ds.rank_is_static and fs.rank_is_static:
-        check(len(ds) == len(fs), op, f"data and filters must have the same rank, got data {ds} and "
-              f"filters {fs}")
-        check(ds[1].compatible(fs[1]), op, f"data channels (dimension 1 of data {ds}) must equal the filter's "
-              f"input channels (dimension 1 of filters {fs}), got {ds[1]} and {fs[1]}")
+        check(len(ds) == len(fs), op, lambda: f"data and filters must have the same rank, got data {ds} and "
+                                              f"filters {fs}")
+        check(ds[1].compatible(fs[1]), op,
+              lambda: f"data channels (dimension 1 of data {ds}) must equal the filter's "
+                      f"input channels (dimension 1 of filters {fs}), got {ds[1]} and {fs[1]}")
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad)
     batch = ds[0] if ds.rank_is_static else Dimension()
     c_out = fs[0] if fs.rank_is_static else Dimension()
@@ -111,7 +112,7 @@ def group_count(op, ds, fs, *, c_in_axis: int) -> Dimension:
     groups = fs[0]
     if ds.rank_is_static and fs[c_in_axis].is_static:
         c_in = fs[c_in_axis].lo
-        check(c_in > 0, op, f"filters dimension {c_in_axis} (input channels per group) must be > 0, got {fs}")
+        check(c_in > 0, op, lambda: f"filters dimension {c_in_axis} (input channels per group) must be > 0, got {fs}")
         per_group = ds[1].divide(c_in)
         merged = None if per_group is None else groups.merge(per_group)
         if merged is None:
@@ -131,10 +132,10 @@ def group_convolution_shape(data, filters, *, strides, pads_begin, pads_end, dil
     if n is None:
         return PartialShape.dynamic()
     ds, fs = data.shape, filters.shape
-    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, f"data must have rank 3, 4 or 5, got {ds}")
+    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, lambda: f"data must have rank 3, 4 or 5, got {ds}")
     check(not (ds.rank_is_static and fs.rank_is_static) or len(fs) == len(ds) + 1, op,
-          f"filters must have rank data rank + 1 ([GROUPS, C_OUT, C_IN, spatial...]), got data {ds} and "
-          f"filters {fs}")
+          lambda: f"filters must have rank data rank + 1 ([GROUPS, C_OUT, C_IN, spatial...]), got data {ds} and "
+                  f"filters {fs}")
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad)
     batch = ds[0] if ds.rank_is_static else Dimension()
     if fs.rank_is_static:

@@ -61,9 +61,10 @@ def _padded(op: str, i: int, dim: Dimension, pad: int) -> Dimension:
     if pad == 0:
         return dim
     if dim.hi is not None:
-        check(dim.hi + pad >= 0, op, f"spatial axis {i}: the output length would be negative "
-              f"({dim.hi + pad if dim.is_static else f'at most {dim.hi + pad}'}); pads_begin + pads_end exceed "
-              f"stride * (input - 1) + dilated kernel + output_padding")
+        check(dim.hi + pad >= 0, op,
+              lambda: f"spatial axis {i}: the output length would be negative "
+                      f"({dim.hi + pad if dim.is_static else f'at most {dim.hi + pad}'}); pads_begin + pads_end exceed "
+                      f"stride * (input - 1) + dilated kernel + output_padding")
     hi = None if dim.hi is None else dim.hi + pad
     return Dimension(max(dim.lo + pad, 0), hi)
 
@@ -76,13 +77,14 @@ def _output_spatial(op, n, output_shape):
     check_1d(op, "output_shape", output_shape)
     value = ints_of(output_shape)
     if value is not None:
-        check(len(value) == n, op, f"input 'output_shape' must have {n} elements (one per spatial axis), "
-              f"got {list(value)}")
-        check(all(v >= 0 for v in value), op, f"input 'output_shape' values must be >= 0, got {list(value)}")
+        check(len(value) == n, op, lambda: f"input 'output_shape' must have {n} elements (one per spatial axis), "
+                                           f"got {list(value)}")
+        check(all(v >= 0 for v in value), op, lambda: f"input 'output_shape' values must be >= 0, got {list(value)}")
         return [Dimension(v, v) for v in value]
     s = output_shape.shape
     if s.rank_is_static and s[0].is_static:
-        check(s[0].lo == n, op, f"input 'output_shape' must have {n} elements (one per spatial axis), got {s[0]}")
+        check(s[0].lo == n, op,
+              lambda: f"input 'output_shape' must have {n} elements (one per spatial axis), got {s[0]}")
     return [Dimension()] * n
 
 
@@ -105,12 +107,12 @@ def _num_spatial(data, filters, filter_extra, output_shape, attrs) -> int | None
 
 
 def _common(op, n, ds, *, strides, pads_begin, pads_end, dilations, auto_pad, output_padding):
-    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, f"data must have rank 3, 4 or 5, got {ds}")
+    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, lambda: f"data must have rank 3, 4 or 5, got {ds}")
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad)
-    check(len(output_padding) in (0, n), op, f"attribute 'output_padding' must have {n} elements (one per "
-          f"spatial axis), got {list(output_padding)}")
+    check(len(output_padding) in (0, n), op, lambda: f"attribute 'output_padding' must have {n} elements (one per "
+                                                     f"spatial axis), got {list(output_padding)}")
     check(all(v >= 0 for v in output_padding), op,
-          f"attribute 'output_padding' values must be >= 0, got {list(output_padding)}")
+          lambda: f"attribute 'output_padding' values must be >= 0, got {list(output_padding)}")
 
 
 def _spatial(op, data_dims, kernel_dims, *, strides, pads_begin, pads_end, dilations, auto_pad, output_padding):
@@ -139,8 +141,8 @@ def _backprop_shape(op, data, filters, output_shape, filter_extra, channels, att
     ds, fs = data.shape, filters.shape
     # (with data of dynamic rank the filters alone give the spatial rank: at least one spatial axis)
     check(ds.rank_is_static or not fs.rank_is_static or len(fs) > filter_extra, op,
-          f"filters must have rank >= {filter_extra + 1} ({filter_extra} channel dims and a kernel dim per "
-          f"spatial axis), got {fs}")
+          lambda: f"filters must have rank >= {filter_extra + 1} ({filter_extra} channel dims and a kernel dim per "
+                  f"spatial axis), got {fs}")
     c_out = channels(ds, fs)
     _common(op, n, ds, **attrs)
     batch = ds[0] if ds.rank_is_static else Dimension()
@@ -163,10 +165,11 @@ def convolution_backprop_data_shape(data, filters, output_shape=None, *, strides
 
     def channels(ds, fs):
         if ds.rank_is_static and fs.rank_is_static:
-            check(len(ds) == len(fs), op, f"data and filters must have the same rank, got data {ds} and "
-                  f"filters {fs}")
-            check(ds[1].compatible(fs[0]), op, f"data channels (dimension 1 of data {ds}) must equal the "
-                  f"filter's input channels (dimension 0 of filters {fs}), got {ds[1]} and {fs[0]}")
+            check(len(ds) == len(fs), op, lambda: f"data and filters must have the same rank, got data {ds} and "
+                                                  f"filters {fs}")
+            check(ds[1].compatible(fs[0]), op,
+                  lambda: f"data channels (dimension 1 of data {ds}) must equal the "
+                          f"filter's input channels (dimension 0 of filters {fs}), got {ds[1]} and {fs[0]}")
         return fs[1] if fs.rank_is_static else Dimension()
 
     return _backprop_shape(op, data, filters, output_shape, 2, channels, dict(
@@ -184,8 +187,8 @@ def group_convolution_backprop_data_shape(data, filters, output_shape=None, *, s
 
     def channels(ds, fs):
         check(not (ds.rank_is_static and fs.rank_is_static) or len(fs) == len(ds) + 1, op,
-              f"filters must have rank data rank + 1 ([GROUPS, C_IN, C_OUT, kernel...]), got data {ds} and "
-              f"filters {fs}")
+              lambda: f"filters must have rank data rank + 1 ([GROUPS, C_IN, C_OUT, kernel...]), got data {ds} and "
+                      f"filters {fs}")
         if not fs.rank_is_static:
             return Dimension()
         c_out = group_count(op, ds, fs, c_in_axis=1) * fs[2]

@@ -17,13 +17,15 @@ def binary_convolution_shape(data, filters, *, strides, pads_begin, pads_end, di
     op = BINARY_CONVOLUTION
     ds, fs = data.shape, filters.shape
     for name, s in (("data", ds), ("filters", fs)):
-        check(not s.rank_is_static or len(s) == 4, op, f"input {name!r} must have rank 4, got {s}")
+        check(not s.rank_is_static or len(s) == 4, op, lambda: f"input {name!r} must have rank 4, got {s}")
     n = _num_spatial(data, filters, 2, (strides, dilations, pads_begin, pads_end))
-    check(n in (None, 2), op, f"BinaryConvolution is 2-D: the attributes must have 2 elements, got strides "
-          f"{list(strides)}, dilations {list(dilations)}, pads {list(pads_begin)}, {list(pads_end)}")
+    check(n in (None, 2), op,
+          lambda: f"BinaryConvolution is 2-D: the attributes must have 2 elements, got strides "
+                  f"{list(strides)}, dilations {list(dilations)}, pads {list(pads_begin)}, {list(pads_end)}")
     if ds.rank_is_static and fs.rank_is_static:
-        check(ds[1].compatible(fs[1]), op, f"data channels (dimension 1 of data {ds}) must equal the filter's "
-              f"input channels (dimension 1 of filters {fs}), got {ds[1]} and {fs[1]}")
+        check(ds[1].compatible(fs[1]), op,
+              lambda: f"data channels (dimension 1 of data {ds}) must equal the filter's "
+                      f"input channels (dimension 1 of filters {fs}), got {ds[1]} and {fs[1]}")
     _check_attrs(op, 2, strides, dilations, pads_begin, pads_end, auto_pad)
     batch = ds[0] if ds.rank_is_static else Dimension()
     c_out = fs[0] if fs.rank_is_static else Dimension()

@@ -18,7 +18,7 @@ from .schema import BOOL, INT, INTS, STRING, Attr, OpSchema, Port
 
 
 def _divisible(op, what, dim: Dimension, by: int, name: str):
-    check(dim.divide(by) is not None, op, f"{what} channels ({dim}) must be divisible by '{name}' ({by})")
+    check(dim.divide(by) is not None, op, lambda: f"{what} channels ({dim}) must be divisible by '{name}' ({by})")
 
 
 def _deformable_shape(op, data, offsets, filters, mask, *, strides, pads_begin, pads_end, dilations, auto_pad,
@@ -35,35 +35,37 @@ def _deformable_shape(op, data, offsets, filters, mask, *, strides, pads_begin, 
     for name, info in (("data", data), ("offsets", offsets), ("filters", filters), ("mask", mask)):
         if info is not None:
             check(not info.shape.rank_is_static or len(info.shape) == 4, op,
-                  f"input {name!r} must have rank 4, got {info.shape}")
-    check(group > 0, op, f"attribute 'group' must be > 0, got {group}")
-    check(deformable_group > 0, op, f"attribute 'deformable_group' must be > 0, got {deformable_group}")
+                  lambda: f"input {name!r} must have rank 4, got {info.shape}")
+    check(group > 0, op, lambda: f"attribute 'group' must be > 0, got {group}")
+    check(deformable_group > 0, op, lambda: f"attribute 'deformable_group' must be > 0, got {deformable_group}")
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end, auto_pad)
     taps = fs[2] * fs[3] if fs.rank_is_static else None
     if mask is not None and mask.shape.rank_is_static:
         ms = mask.shape
         if taps is not None:
-            check(ms[1].compatible(taps * deformable_group), op, f"mask channels ({ms[1]}) must equal "
-                  f"deformable_group ({deformable_group}) x KH x KW of filters {fs}")
+            check(ms[1].compatible(taps * deformable_group), op,
+                  lambda: f"mask channels ({ms[1]}) must equal "
+                          f"deformable_group ({deformable_group}) x KH x KW of filters {fs}")
         _divisible(op, "mask", ms[1], deformable_group, "deformable_group")
         if ds.rank_is_static:
-            check(ms[0].compatible(ds[0]), op, f"mask batch ({ms[0]}) must equal data batch ({ds[0]})")
+            check(ms[0].compatible(ds[0]), op, lambda: f"mask batch ({ms[0]}) must equal data batch ({ds[0]})")
     batch = ds[0] if ds.rank_is_static else Dimension()
     if ds.rank_is_static:
         _divisible(op, "data", ds[1], group, "group")
     if os_.rank_is_static:
         if taps is not None:
-            check(os_[1].compatible(taps * (2 * deformable_group)), op, f"offsets channels ({os_[1]}) must equal "
-                  f"deformable_group ({deformable_group}) x KH x KW x 2 of filters {fs}")
+            check(os_[1].compatible(taps * (2 * deformable_group)), op,
+                  lambda: f"offsets channels ({os_[1]}) must equal "
+                          f"deformable_group ({deformable_group}) x KH x KW x 2 of filters {fs}")
         _divisible(op, "offsets", os_[1], deformable_group, "deformable_group")
         merged = batch.merge(os_[0])
-        check(merged is not None, op, f"offsets batch ({os_[0]}) must equal data batch ({batch})")
+        check(merged is not None, op, lambda: f"offsets batch ({os_[0]}) must equal data batch ({batch})")
         batch = merged
     if fs.rank_is_static:
         _divisible(op, "filters output", fs[0], group, "group")
         if ds.rank_is_static:
             check(ds[1].compatible(fs[1] * group), op,
-                  f"data channels ({ds[1]}) must equal group ({group}) x filter input channels ({fs[1]})")
+                  lambda: f"data channels ({ds[1]}) must equal group ({group}) x filter input channels ({fs[1]})")
         c_out = fs[0]
     else:
         c_out = Dimension()
@@ -72,7 +74,7 @@ def _deformable_shape(op, data, offsets, filters, mask, *, strides, pads_begin, 
     for name, info in (("offsets", offsets), ("mask", mask)):
         if info is not None and info.shape.rank_is_static:
             check(all(a.compatible(b) for a, b in zip(spatial, list(info.shape)[2:])), op,
-                  f"spatial dims of {name} {info.shape} must equal the output's {PartialShape(spatial)}")
+                  lambda: f"spatial dims of {name} {info.shape} must equal the output's {PartialShape(spatial)}")
     return PartialShape([batch, c_out] + spatial)
 
 

@@ -14,7 +14,7 @@ from .schema import BOOL, FLOAT as FLOAT_ATTR, FLOATS, INT, INTS, Attr, OpSchema
 
 
 def _rank(op, name, shape: PartialShape, rank: int, what: str):
-    check(not shape.rank_is_static or len(shape) == rank, op, f"input {name!r} must be {what}, got {shape}")
+    check(not shape.rank_is_static or len(shape) == rank, op, lambda: f"input {name!r} must be {what}, got {shape}")
 
 
 def _dim(shape: PartialShape, i: int) -> Dimension:
@@ -23,7 +23,7 @@ def _dim(shape: PartialShape, i: int) -> Dimension:
 
 def _non_negative(op, **values):
     for name, v in values.items():
-        check(v >= 0, op, f"attribute {name!r} must be >= 0, got {v}")
+        check(v >= 0, op, lambda: f"attribute {name!r} must be >= 0, got {v}")
 
 
 # --- ExperimentalDetectronTopKROIs-6 ---------------------------------------------------------------------
@@ -34,10 +34,11 @@ def top_k_rois_shape(input_rois, rois_probs, *, max_rois):
     _non_negative(op, max_rois=max_rois)
     rs, ps = input_rois.shape, rois_probs.shape
     _rank(op, "input_rois", rs, 2, "2-D [NUM_ROIS, 4]")
-    check(not rs.rank_is_static or rs[1].compatible(4), op, f"input 'input_rois' must have 4 values per box, got {rs}")
+    check(not rs.rank_is_static or rs[1].compatible(4), op,
+          lambda: f"input 'input_rois' must have 4 values per box, got {rs}")
     _rank(op, "rois_probs", ps, 1, "1-D [NUM_ROIS]")
     check(not (rs.rank_is_static and ps.rank_is_static) or rs[0].compatible(ps[0]), op,
-          f"inputs 'input_rois' and 'rois_probs' must have the same number of boxes, got {rs} and {ps}")
+          lambda: f"inputs 'input_rois' and 'rois_probs' must have the same number of boxes, got {rs} and {ps}")
     return PartialShape([max_rois, 4])
 
 
@@ -63,11 +64,12 @@ def prior_grid_generator_shape(priors, feature_map, im_data, *, flatten, h, w, s
     _non_negative(op, h=h, w=w, stride_x=stride_x, stride_y=stride_y)      # the spec's ranges
     ps, fs, ims = priors.shape, feature_map.shape, im_data.shape
     _rank(op, "priors", ps, 2, "2-D [NUM_PRIORS, 4]")
-    check(not ps.rank_is_static or ps[1].compatible(4), op, f"input 'priors' must have 4 values per prior, got {ps}")
+    check(not ps.rank_is_static or ps[1].compatible(4), op,
+          lambda: f"input 'priors' must have 4 values per prior, got {ps}")
     _rank(op, "feature_map", fs, 4, "4-D [N, C, H, W]")
     _rank(op, "im_data", ims, 4, "4-D [N, C, H, W]")
     check(not (fs.rank_is_static and ims.rank_is_static) or fs[0].compatible(ims[0]), op,
-          f"inputs 'feature_map' and 'im_data' must have the same first dimension, got {fs} and {ims}")
+          lambda: f"inputs 'feature_map' and 'im_data' must have the same first dimension, got {fs} and {ims}")
     if flatten:
         rows = _dim(fs, 2) * _dim(fs, 3) * ps[0] if ps.rank_is_static and fs.rank_is_static else Dimension()
         return PartialShape([rows, 4])
@@ -101,27 +103,28 @@ def roi_feature_extractor_shape(rois, pyramid, *more_pyramid, output_size, sampl
     pyramid = (pyramid, *more_pyramid)
     names = ("rois",) + tuple(f"pyramid[{i}]" for i in range(len(pyramid)))
     # the spec's ranges (OpenVINO's shape inference checks none of them)
-    check(output_size > 0, op, f"attribute 'output_size' must be > 0, got {output_size}")
-    check(sampling_ratio >= 0, op, f"attribute 'sampling_ratio' must be >= 0, got {sampling_ratio}")
+    check(output_size > 0, op, lambda: f"attribute 'output_size' must be > 0, got {output_size}")
+    check(sampling_ratio >= 0, op, lambda: f"attribute 'sampling_ratio' must be >= 0, got {sampling_ratio}")
     check(len(pyramid_scales) == len(pyramid) and all(s > 0 for s in pyramid_scales), op,
-          f"attribute 'pyramid_scales' must have a positive scale per pyramid level ({len(pyramid)}), got "
-          f"{list(pyramid_scales)}")
+          lambda: f"attribute 'pyramid_scales' must have a positive scale per pyramid level ({len(pyramid)}), got "
+                  f"{list(pyramid_scales)}")
     rs = rois.shape
     _rank(op, "rois", rs, 2, "2-D [NUM_ROIS, 4]")
-    check(not rs.rank_is_static or rs[1].compatible(4), op, f"input 'rois' must have 4 values per box, got {rs}")
+    check(not rs.rank_is_static or rs[1].compatible(4), op,
+          lambda: f"input 'rois' must have 4 values per box, got {rs}")
     channels = None
     for name, level in zip(names[1:], pyramid):
         ls = level.shape
         _rank(op, name, ls, 4, "4-D [1, C, H, W]")
         if not ls.rank_is_static:
             continue
-        check(ls[0].compatible(1), op, f"input {name!r} must have a first dimension of 1, got {ls}")
+        check(ls[0].compatible(1), op, lambda: f"input {name!r} must have a first dimension of 1, got {ls}")
         if channels is None:
             channels = ls[1]
         else:
             merged = channels.merge(ls[1])
-            check(merged is not None, op, f"every pyramid level must have the same channels, got {ls} after "
-                                          f"{channels} channels")
+            check(merged is not None, op, lambda: f"every pyramid level must have the same channels, got {ls} after "
+                                                  f"{channels} channels")
             channels = merged
     num = _dim(rs, 0)
     return (PartialShape([num, channels if channels is not None else Dimension(), output_size, output_size]),
@@ -153,15 +156,15 @@ def generate_proposals_single_image_shape(im_info, anchors, deltas, scores, *, m
     _non_negative(op, pre_nms_count=pre_nms_count, post_nms_count=post_nms_count)
     iis, ans, ds, ss = im_info.shape, anchors.shape, deltas.shape, scores.shape
     _rank(op, "im_info", iis, 1, "1-D [3]")
-    check(not iis.rank_is_static or iis[0].compatible(3), op, f"input 'im_info' must have 3 values, got {iis}")
+    check(not iis.rank_is_static or iis[0].compatible(3), op, lambda: f"input 'im_info' must have 3 values, got {iis}")
     _rank(op, "anchors", ans, 2, "2-D [H * W * A, 4]")
-    check(not ans.rank_is_static or ans[1].compatible(4), op, f"input 'anchors' must have 4 values per anchor, "
-                                                              f"got {ans}")
+    check(not ans.rank_is_static or ans[1].compatible(4), op, lambda: f"input 'anchors' must have 4 values per anchor, "
+                                                                      f"got {ans}")
     _rank(op, "deltas", ds, 3, "3-D [A * 4, H, W]")
     _rank(op, "scores", ss, 3, "3-D [A, H, W]")
     if ds.rank_is_static and ss.rank_is_static:
         check(ds[1].compatible(ss[1]) and ds[2].compatible(ss[2]), op,
-              f"inputs 'deltas' and 'scores' must have the same height and width, got {ds} and {ss}")
+              lambda: f"inputs 'deltas' and 'scores' must have the same height and width, got {ds} and {ss}")
     return PartialShape([post_nms_count, 4]), PartialShape([post_nms_count])
 
 
@@ -195,22 +198,25 @@ def detection_output_shape(rois, deltas, scores, im_info, *, score_threshold, nm
     op = "ExperimentalDetectronDetectionOutput-6"
     _non_negative(op, num_classes=num_classes, post_nms_count=post_nms_count,
                   max_detections_per_image=max_detections_per_image)
-    check(len(deltas_weights) == 4, op, f"attribute 'deltas_weights' must have 4 values (dx, dy, d_log_w, d_log_h), "
-                                        f"got {list(deltas_weights)}")
+    check(len(deltas_weights) == 4, op,
+          lambda: f"attribute 'deltas_weights' must have 4 values (dx, dy, d_log_w, d_log_h), "
+                  f"got {list(deltas_weights)}")
     rs, ds, ss, iis = rois.shape, deltas.shape, scores.shape, im_info.shape
     _rank(op, "rois", rs, 2, "2-D [NUM_ROIS, 4]")
-    check(not rs.rank_is_static or rs[1].compatible(4), op, f"input 'rois' must have 4 values per box, got {rs}")
+    check(not rs.rank_is_static or rs[1].compatible(4), op,
+          lambda: f"input 'rois' must have 4 values per box, got {rs}")
     _rank(op, "deltas", ds, 2, "2-D [NUM_ROIS, num_classes * 4]")
     check(not ds.rank_is_static or ds[1].compatible(num_classes * 4), op,
-          f"input 'deltas' must have num_classes * 4 = {num_classes * 4} columns, got {ds}")
+          lambda: f"input 'deltas' must have num_classes * 4 = {num_classes * 4} columns, got {ds}")
     _rank(op, "scores", ss, 2, "2-D [NUM_ROIS, num_classes]")
     check(not ss.rank_is_static or ss[1].compatible(num_classes), op,
-          f"input 'scores' must have num_classes = {num_classes} columns, got {ss}")
-    check(iis.compatible([1, 3]), op, f"input 'im_info' must have shape [1, 3], got {iis}")
+          lambda: f"input 'scores' must have num_classes = {num_classes} columns, got {ss}")
+    check(iis.compatible([1, 3]), op, lambda: f"input 'im_info' must have shape [1, 3], got {iis}")
     if rs.rank_is_static and ds.rank_is_static and ss.rank_is_static:
         m = rs[0].merge(ds[0])
         check(m is not None and m.merge(ss[0]) is not None, op,
-              f"inputs 'rois', 'deltas' and 'scores' must have the same number of rows, got {rs}, {ds} and {ss}")
+              lambda: f"inputs 'rois', 'deltas' and 'scores' must have the same number of rows, got {rs}, {ds} and "
+                      f"{ss}")
     n = max_detections_per_image
     return PartialShape([n, 4]), PartialShape([n]), PartialShape([n])
 

@@ -26,17 +26,17 @@ DYN = Dimension()
 
 def _check_rank(op, name, info, rank, what):
     sh = info.shape
-    check(not sh.rank_is_static or len(sh) == rank, op, f"input {name!r} must be {rank}-D {what}, got {sh}")
+    check(not sh.rank_is_static or len(sh) == rank, op, lambda: f"input {name!r} must be {rank}-D {what}, got {sh}")
 
 
 def _check_attrs(op, output_type, nms_top_k, keep_top_k, background_class, nms_eta=None):
-    check(output_type in T_IDX, op, f"attribute 'output_type' must be i32 or i64, got {output_type}")
-    check(nms_top_k >= -1, op, f"attribute 'nms_top_k' must be -1 (no limit) or >= 0, got {nms_top_k}")
-    check(keep_top_k >= -1, op, f"attribute 'keep_top_k' must be -1 (no limit) or >= 0, got {keep_top_k}")
-    check(background_class >= -1, op, f"attribute 'background_class' must be -1 (none) or >= 0, got "
-          f"{background_class}")
+    check(output_type in T_IDX, op, lambda: f"attribute 'output_type' must be i32 or i64, got {output_type}")
+    check(nms_top_k >= -1, op, lambda: f"attribute 'nms_top_k' must be -1 (no limit) or >= 0, got {nms_top_k}")
+    check(keep_top_k >= -1, op, lambda: f"attribute 'keep_top_k' must be -1 (no limit) or >= 0, got {keep_top_k}")
+    check(background_class >= -1, op, lambda: f"attribute 'background_class' must be -1 (none) or >= 0, got "
+                                              f"{background_class}")
     if nms_eta is not None:
-        check(0 <= nms_eta <= 1, op, f"attribute 'nms_eta' must be in [0, 1], got {nms_eta}")
+        check(0 <= nms_eta <= 1, op, lambda: f"attribute 'nms_eta' must be in [0, 1], got {nms_eta}")
 
 
 def _rows(batches: Dimension, classes: Dimension, boxes: Dimension, nms_top_k: int, keep_top_k: int) -> Dimension:
@@ -65,18 +65,20 @@ def _outputs(op, boxes, scores, roisnum, *, output_type, nms_top_k, keep_top_k, 
         _check_rank(op, "scores", scores, 2, "[num_classes, num_boxes] (with roisnum)")
         _check_rank(op, "roisnum", roisnum, 1, "[num_batches]")
     if b.rank_is_static:
-        check(b[2].compatible(4), op, f"the last dimension of 'boxes' must be 4, got {b}")
+        check(b[2].compatible(4), op, lambda: f"the last dimension of 'boxes' must be 4, got {b}")
         if s.rank_is_static:
             if roisnum is None:
-                check(b[0].compatible(s[0]), op, f"'boxes' {b} and 'scores' {s} must have the same num_batches "
-                      f"(dim 0)")
-                check(b[1].compatible(s[2]), op, f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 2 "
-                      f"of {s}")
+                check(b[0].compatible(s[0]), op, lambda: f"'boxes' {b} and 'scores' {s} must have the same num_batches "
+                                                         f"(dim 0)")
+                check(b[1].compatible(s[2]), op,
+                      lambda: f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 2 "
+                              f"of {s}")
             else:
-                check(b[0].compatible(s[0]), op, f"'boxes' {b} and 'scores' {s} must have the same num_classes "
-                      f"(dim 0)")
-                check(b[1].compatible(s[1]), op, f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 1 "
-                      f"of {s}")
+                check(b[0].compatible(s[0]), op, lambda: f"'boxes' {b} and 'scores' {s} must have the same num_classes "
+                                                         f"(dim 0)")
+                check(b[1].compatible(s[1]), op,
+                      lambda: f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 1 "
+                              f"of {s}")
     if not b.rank_is_static:
         rows, num = DYN, DYN
     elif roisnum is None:

@@ -32,22 +32,24 @@ DYN = Dimension()
 def _check_nms_inputs(op, boxes, scores, scalars, *, box_size=4, one_element_1d=False):
     """Ranks, the scalar inputs, and the dims boxes and scores share (OpenVINO's nms::validate)."""
     b, s = boxes.shape, scores.shape
-    check(not b.rank_is_static or len(b) == 3, op, f"input 'boxes' must be 3-D [num_batches, num_boxes, "
-          f"{box_size}], got {b}")
-    check(not s.rank_is_static or len(s) == 3, op, "input 'scores' must be 3-D [num_batches, num_classes, "
-          f"num_boxes], got {s}")
+    check(not b.rank_is_static or len(b) == 3, op, lambda: f"input 'boxes' must be 3-D [num_batches, num_boxes, "
+                                                           f"{box_size}], got {b}")
+    check(not s.rank_is_static or len(s) == 3, op, lambda: "input 'scores' must be 3-D [num_batches, num_classes, "
+                                                           f"num_boxes], got {s}")
     for name, info in scalars:
         if info is None:
             continue
         sh = info.shape
         ok = not sh.rank_is_static or len(sh) == 0 or (one_element_1d and len(sh) == 1 and sh[0].compatible(1))
         what = "a scalar or a 1-D tensor of one element" if one_element_1d else "a scalar"
-        check(ok, op, f"input {name!r} must be {what}, got shape {sh}")
+        check(ok, op, lambda: f"input {name!r} must be {what}, got shape {sh}")
     if b.rank_is_static:
         if s.rank_is_static:
-            check(b[0].compatible(s[0]), op, f"'boxes' {b} and 'scores' {s} must have the same num_batches (dim 0)")
-            check(b[1].compatible(s[2]), op, f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 2 of {s}")
-        check(b[2].compatible(box_size), op, f"the last dimension of 'boxes' must be {box_size}, got {b}")
+            check(b[0].compatible(s[0]), op,
+                  lambda: f"'boxes' {b} and 'scores' {s} must have the same num_batches (dim 0)")
+            check(b[1].compatible(s[2]), op,
+                  lambda: f"num_boxes must agree: 'boxes' dim 1 of {b} and 'scores' dim 2 of {s}")
+        check(b[2].compatible(box_size), op, lambda: f"the last dimension of 'boxes' must be {box_size}, got {b}")
 
 
 def _count(info) -> int | None:
@@ -103,7 +105,7 @@ def _scalars(max_output_boxes_per_class, iou_threshold, score_threshold, soft_nm
 
 
 def _check_output_type(op, output_type):
-    check(output_type in T_IDX, op, f"attribute 'output_type' must be i32 or i64, got {output_type}")
+    check(output_type in T_IDX, op, lambda: f"attribute 'output_type' must be i32 or i64, got {output_type}")
 
 
 def non_max_suppression_1_shape(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,

@@ -30,7 +30,7 @@ CODE_TYPES = ("caffe.PriorBoxParameter.CORNER", "caffe.PriorBoxParameter.CENTER_
 
 def _rank(op, name, info, rank):
     sh = info.shape
-    check(not sh.rank_is_static or len(sh) == rank, op, f"input {name!r} must be {rank}-D, got {sh}")
+    check(not sh.rank_is_static or len(sh) == rank, op, lambda: f"input {name!r} must be {rank}-D, got {sh}")
     return sh if sh.rank_is_static else None
 
 
@@ -45,22 +45,22 @@ def _derive_v8_counts(op, box, cls, props, aux_cls, aux_box, *, share_location, 
     priors = classes = 0
     p2 = _static(props, 2)
     if p2 is not None:
-        check(p2 % pbs == 0, op, f"proposals' dim 2 ({p2}) must be a multiple of prior_box_size {pbs}")
+        check(p2 % pbs == 0, op, lambda: f"proposals' dim 2 ({p2}) must be a multiple of prior_box_size {pbs}")
         priors = p2 // pbs
-        check(priors > 0, op, f"num_prior_boxes must be > 0, got {priors} from proposals' dim 2")
+        check(priors > 0, op, lambda: f"num_prior_boxes must be > 0, got {priors} from proposals' dim 2")
     a1 = _static(aux_cls, 1)
     if not priors and a1 is not None:
-        check(a1 % 2 == 0, op, f"aux_class_preds' dim 1 ({a1}) must be a multiple of 2")
+        check(a1 % 2 == 0, op, lambda: f"aux_class_preds' dim 1 ({a1}) must be a multiple of 2")
         priors = a1 // 2
-        check(priors > 0, op, f"num_prior_boxes must be > 0, got {priors} from aux_class_preds' dim 1")
+        check(priors > 0, op, lambda: f"num_prior_boxes must be > 0, got {priors} from aux_class_preds' dim 1")
     if priors:
         sources = [("class_preds", _static(cls, 1), priors)]
         if not share_location:
             sources += [("box_logits", _static(box, 1), priors * 4), ("aux_box_preds", _static(aux_box, 1), priors * 4)]
         for name, n, d in sources:
             if n is not None and not classes:   # (a 0 found is no answer: the next source is asked)
-                check(n % d == 0, op, f"{name}' dim 1 ({n}) must be a multiple of {d} (num_prior_boxes {priors}"
-                      f"{' * 4' if d != priors else ''})")
+                check(n % d == 0, op, lambda: f"{name}' dim 1 ({n}) must be a multiple of {d} (num_prior_boxes {priors}"
+                                              f"{' * 4' if d != priors else ''})")
                 classes = n // d
     return classes, priors
 
@@ -90,50 +90,54 @@ def _detection_output_shape(op, box_logits, class_preds, proposals, aux_class_pr
         b1 = _static(box, 1)
         if not priors and b1 is not None:
             check(loc_classes != 0 and b1 % (loc_classes * 4) == 0, op,
-                  f"box_logits' dim 1 ({b1}) must be a multiple of num_loc_classes * 4 ({loc_classes * 4})")
+                  lambda: f"box_logits' dim 1 ({b1}) must be a multiple of num_loc_classes * 4 ({loc_classes * 4})")
             priors = b1 // (loc_classes * 4)
         if priors and loc_classes:
-            check(box[1].compatible(priors * loc_classes * 4), op, f"box_logits' dim 1 {box[1]} must be "
-                  f"num_prior_boxes * num_loc_classes * 4 = {priors * loc_classes * 4}")
+            check(box[1].compatible(priors * loc_classes * 4), op,
+                  lambda: f"box_logits' dim 1 {box[1]} must be "
+                          f"num_prior_boxes * num_loc_classes * 4 = {priors * loc_classes * 4}")
     if cls is not None:
         if (not known or images.is_dynamic) and cls[0].is_static:
             images = cls[0]
         else:
-            check(cls[0].compatible(images), op, f"class_preds' dim 0 {cls[0]} must be the batch size {images}")
+            check(cls[0].compatible(images), op, lambda: f"class_preds' dim 0 {cls[0]} must be the batch size {images}")
         c1 = _static(cls, 1)
         if c1 is not None and num_classes:
             if not priors:
-                check(c1 % num_classes == 0, op, f"class_preds' dim 1 ({c1}) must be a multiple of num_classes "
-                      f"({num_classes})")
+                check(c1 % num_classes == 0, op, lambda: f"class_preds' dim 1 ({c1}) must be a multiple of num_classes "
+                                                         f"({num_classes})")
                 priors = c1 // num_classes
             else:
-                check(c1 == priors * num_classes, op, f"class_preds' dim 1 ({c1}) must be num_prior_boxes * "
-                      f"num_classes = {priors * num_classes}")
+                check(c1 == priors * num_classes, op, lambda: f"class_preds' dim 1 ({c1}) must be num_prior_boxes * "
+                                                              f"num_classes = {priors * num_classes}")
     if props is not None:
         check(props[0].compatible(1) or props[0].compatible(images), op,
-              f"proposals' dim 0 {props[0]} must be 1 or the batch size {images}")
+              lambda: f"proposals' dim 0 {props[0]} must be 1 or the batch size {images}")
         rows = 1 if variance_encoded_in_target else 2
-        check(props[1].compatible(rows), op, f"proposals' dim 1 {props[1]} must be {rows} "
-              f"(variance_encoded_in_target={str(variance_encoded_in_target).lower()})")
+        check(props[1].compatible(rows), op,
+              lambda: f"proposals' dim 1 {props[1]} must be {rows} "
+                      f"(variance_encoded_in_target={str(variance_encoded_in_target).lower()})")
         p2 = _static(props, 2)
         if p2 is not None:
             if not priors:
-                check(p2 % pbs == 0, op, f"proposals' dim 2 ({p2}) must be a multiple of prior_box_size {pbs}")
+                check(p2 % pbs == 0, op, lambda: f"proposals' dim 2 ({p2}) must be a multiple of prior_box_size {pbs}")
                 priors = p2 // pbs
             else:
-                check(p2 == priors * pbs, op, f"proposals' dim 2 ({p2}) must be num_prior_boxes * prior_box_size "
-                      f"= {priors * pbs}")
+                check(p2 == priors * pbs, op,
+                      lambda: f"proposals' dim 2 ({p2}) must be num_prior_boxes * prior_box_size "
+                              f"= {priors * pbs}")
     if five:
         if aux_cls is not None:
-            check(aux_cls[0].compatible(images), op, f"aux_class_preds' dim 0 {aux_cls[0]} must be the batch size "
-                  f"{images}")
+            check(aux_cls[0].compatible(images), op,
+                  lambda: f"aux_class_preds' dim 0 {aux_cls[0]} must be the batch size "
+                          f"{images}")
             if priors:
-                check(aux_cls[1].compatible(priors * 2), op, f"aux_class_preds' dim 1 {aux_cls[1]} must be "
-                      f"num_prior_boxes * 2 = {priors * 2}")
+                check(aux_cls[1].compatible(priors * 2), op, lambda: f"aux_class_preds' dim 1 {aux_cls[1]} must be "
+                                                                     f"num_prior_boxes * 2 = {priors * 2}")
             if aux_cls[1].is_static:
                 priors = aux_cls[1].lo // 2
         check(aux_box_preds.shape.compatible(box_logits.shape), op,
-              f"aux_box_preds {aux_box_preds.shape} must have the shape of box_logits {box_logits.shape}")
+              lambda: f"aux_box_preds {aux_box_preds.shape} must have the shape of box_logits {box_logits.shape}")
 
     dim_priors = Dimension(priors, priors) if priors else Dimension()
     dim_classes = Dimension(num_classes, num_classes) if num_classes else Dimension()
@@ -159,7 +163,7 @@ def detection_output_1_shape(box_logits, class_preds, proposals, aux_class_preds
     it. Rejected: num_classes <= 0, wrong ranks (2, 2, 3, 2), dims that are not such multiples, 4 inputs,
     an empty keep_top_k, proposals [1 or N, 1 or 2 (variance_encoded_in_target), ...] violated."""
     op = "DetectionOutput-1"
-    check(num_classes > 0, op, f"attribute 'num_classes' must be > 0, got {num_classes}")
+    check(num_classes > 0, op, lambda: f"attribute 'num_classes' must be > 0, got {num_classes}")
     return _detection_output_shape(op, box_logits, class_preds, proposals, aux_class_preds, aux_box_preds,
                                    num_classes=num_classes, top_k=top_k,
                                    variance_encoded_in_target=variance_encoded_in_target, keep_top_k=keep_top_k,

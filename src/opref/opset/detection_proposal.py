@@ -23,7 +23,7 @@ T_ROI_NUM = ("i32", "i64")
 
 
 def _rank(op, name, shape: PartialShape, rank: int, what: str):
-    check(not shape.rank_is_static or len(shape) == rank, op, f"input {name!r} must be {what}, got {shape}")
+    check(not shape.rank_is_static or len(shape) == rank, op, lambda: f"input {name!r} must be {what}, got {shape}")
 
 
 # --- Proposal-1/-4 ---------------------------------------------------------------------------------------
@@ -34,24 +34,24 @@ def _proposal_rows(op, class_probs, bbox_deltas, image_shape, *, pre_nms_topn, p
     for name, v in (("base_size", base_size), ("pre_nms_topn", pre_nms_topn), ("post_nms_topn", post_nms_topn),
                     ("feat_stride", feat_stride), ("min_size", min_size), ("nms_thresh", nms_thresh),
                     ("box_size_scale", box_size_scale), ("box_coordinate_scale", box_coordinate_scale)):
-        check(v > 0, op, f"attribute {name!r} must be positive, got {v}")
+        check(v > 0, op, lambda: f"attribute {name!r} must be positive, got {v}")
     check(len(ratio) > 0 and len(scale) > 0, op,
-          f"attributes 'ratio' and 'scale' must not be empty, got ratio={list(ratio)}, scale={list(scale)}")
+          lambda: f"attributes 'ratio' and 'scale' must not be empty, got ratio={list(ratio)}, scale={list(scale)}")
     c, b, i = class_probs.shape, bbox_deltas.shape, image_shape.shape
     _rank(op, "class_probs", c, 4, "4-D [batch, 2*K, H, W]")
     _rank(op, "bbox_deltas", b, 4, "4-D [batch, 4*K, H, W]")
     if i.rank_is_static:
         check(len(i) == 1 and (i[0].compatible(3) or i[0].compatible(4)), op,
-              f"input 'image_shape' must be 1-D of 3 or 4 elements, got {i}")
+              lambda: f"input 'image_shape' must be 1-D of 3 or 4 elements, got {i}")
     batch = Dimension()
     if c.rank_is_static:
         batch = c[0]
         check(not b.rank_is_static or b[1].compatible(c[1] * 2), op,
-              f"'bbox_deltas' channels {b[1] if b.rank_is_static else '?'} must be twice the 'class_probs' channels "
-              f"{c[1]} (4*K and 2*K)")
+              lambda: f"'bbox_deltas' channels {b[1] if b.rank_is_static else '?'} must be twice the 'class_probs' "
+                      f"channels {c[1]} (4*K and 2*K)")
     if b.rank_is_static:
         merged = batch.merge(b[0])
-        check(merged is not None, op, f"'class_probs' {c} and 'bbox_deltas' {b} must have the same batch size")
+        check(merged is not None, op, lambda: f"'class_probs' {c} and 'bbox_deltas' {b} must have the same batch size")
         batch = merged
     return batch * post_nms_topn
 
@@ -136,11 +136,11 @@ def generate_proposals_9_shape(im_info, anchors, deltas, scores, *, min_size, nm
     (dims compatible between them); counts, min_size, nms_threshold >= 0; nms_eta in [0, 1]."""
     op = "GenerateProposals-9"
     check(pre_nms_count >= 0 and post_nms_count >= 0, op,
-          f"attributes 'pre_nms_count' and 'post_nms_count' must be non-negative, got {pre_nms_count}, "
-          f"{post_nms_count}")
-    check(0.0 <= nms_eta <= 1.0, op, f"attribute 'nms_eta' must be in [0, 1], got {nms_eta}")
+          lambda: f"attributes 'pre_nms_count' and 'post_nms_count' must be non-negative, got {pre_nms_count}, "
+                  f"{post_nms_count}")
+    check(0.0 <= nms_eta <= 1.0, op, lambda: f"attribute 'nms_eta' must be in [0, 1], got {nms_eta}")
     check(min_size >= 0 and nms_threshold >= 0, op,
-          f"attributes 'min_size' and 'nms_threshold' must be non-negative, got {min_size}, {nms_threshold}")
+          lambda: f"attributes 'min_size' and 'nms_threshold' must be non-negative, got {min_size}, {nms_threshold}")
     s_i, s_a, s_d, s_s = im_info.shape, anchors.shape, deltas.shape, scores.shape
     _rank(op, "im_info", s_i, 2, "2-D [batch, 3 or 4]")
     batch = Dimension()
@@ -151,11 +151,12 @@ def generate_proposals_9_shape(im_info, anchors, deltas, scores, *, min_size, nm
         batch = batch if m is None else m
 
     if s_i.rank_is_static:
-        check(s_i[1].compatible(3) or s_i[1].compatible(4), op, f"input 'im_info' must be [batch, 3 or 4], got {s_i}")
+        check(s_i[1].compatible(3) or s_i[1].compatible(4), op,
+              lambda: f"input 'im_info' must be [batch, 3 or 4], got {s_i}")
         merge(s_i[0])
     _rank(op, "anchors", s_a, 4, "4-D [H, W, A, 4]")
     if s_a.rank_is_static:
-        check(s_a[3].compatible(4), op, f"input 'anchors' must end in 4 coordinates, got {s_a}")
+        check(s_a[3].compatible(4), op, lambda: f"input 'anchors' must end in 4 coordinates, got {s_a}")
     _rank(op, "deltas", s_d, 4, "4-D [batch, A*4, H, W]")
     _rank(op, "scores", s_s, 4, "4-D [batch, A, H, W]")
     if s_d.rank_is_static:
@@ -164,14 +165,15 @@ def generate_proposals_9_shape(im_info, anchors, deltas, scores, *, min_size, nm
         merge(s_s[0])
     if s_d.rank_is_static and s_s.rank_is_static:
         for k, what in ((0, "batch"), (2, "height"), (3, "width")):
-            check(s_d[k].compatible(s_s[k]), op, f"'deltas' {s_d} and 'scores' {s_s} must have the same {what}")
+            check(s_d[k].compatible(s_s[k]), op, lambda: f"'deltas' {s_d} and 'scores' {s_s} must have the same {what}")
         check(s_d[1].compatible(s_s[1] * 4), op,
-              f"'deltas' channels must be 4 times the 'scores' channels (A*4 and A), got {s_d} and {s_s}")
+              lambda: f"'deltas' channels must be 4 times the 'scores' channels (A*4 and A), got {s_d} and {s_s}")
         if s_i.rank_is_static:
-            check(s_d[0].compatible(s_i[0]), op, f"'deltas' {s_d} and 'im_info' {s_i} must have the same batch")
+            check(s_d[0].compatible(s_i[0]), op, lambda: f"'deltas' {s_d} and 'im_info' {s_i} must have the same batch")
     if s_s.rank_is_static and s_a.rank_is_static:
         for k, j, what in ((0, 2, "height"), (1, 3, "width"), (2, 1, "number of anchors")):
-            check(s_a[k].compatible(s_s[j]), op, f"'anchors' {s_a} and 'scores' {s_s} must have the same {what}")
+            check(s_a[k].compatible(s_s[j]), op,
+                  lambda: f"'anchors' {s_a} and 'scores' {s_s} must have the same {what}")
     total = batch * post_nms_count
     rois = Dimension(0, total.hi)
     return (TensorInfo(im_info.element_type, PartialShape([rois, 4])),

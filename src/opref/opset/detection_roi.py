@@ -24,7 +24,7 @@ ALL_BYTES = NUMERIC_BYTES + ("boolean",)
 
 
 def _rank(op, name, shape: PartialShape, rank: int, what: str):
-    check(not shape.rank_is_static or len(shape) == rank, op, f"input {name!r} must be {what}, got {shape}")
+    check(not shape.rank_is_static or len(shape) == rank, op, lambda: f"input {name!r} must be {what}, got {shape}")
 
 
 def _merge(op, a: Dimension, b: Dimension, message: str) -> Dimension:
@@ -37,19 +37,19 @@ def _merge(op, a: Dimension, b: Dimension, message: str) -> Dimension:
 def _roi_align_shape(op, data, rois, batch_indices, *, pooled_h, pooled_w, sampling_ratio, spatial_scale,
                      coords=4):
     check(data.element_type == rois.element_type, op,
-          f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
-          f"{rois.element_type}")
+          lambda: f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
+                  f"{rois.element_type}")
     check(pooled_h > 0 and pooled_w > 0, op,
-          f"attributes 'pooled_h', 'pooled_w' must be positive, got {pooled_h}, {pooled_w}")
-    check(sampling_ratio >= 0, op, f"attribute 'sampling_ratio' must be >= 0, got {sampling_ratio}")
-    check(spatial_scale > 0, op, f"attribute 'spatial_scale' must be positive, got {spatial_scale}")
+          lambda: f"attributes 'pooled_h', 'pooled_w' must be positive, got {pooled_h}, {pooled_w}")
+    check(sampling_ratio >= 0, op, lambda: f"attribute 'sampling_ratio' must be >= 0, got {sampling_ratio}")
+    check(spatial_scale > 0, op, lambda: f"attribute 'spatial_scale' must be positive, got {spatial_scale}")
     ds, rs, bs = data.shape, rois.shape, batch_indices.shape
     _rank(op, "data", ds, 4, "4-D [N, C, H, W]")
     _rank(op, "rois", rs, 2, f"2-D [NUM_ROIS, {coords}]")
     _rank(op, "batch_indices", bs, 1, "1-D [NUM_ROIS]")
     num = Dimension()
     if rs.rank_is_static:
-        check(rs[1].compatible(coords), op, f"input 'rois' must have {coords} coordinates per box, got {rs}")
+        check(rs[1].compatible(coords), op, lambda: f"input 'rois' must have {coords} coordinates per box, got {rs}")
         num = rs[0]
     if bs.rank_is_static:
         num = _merge(op, num, bs[0], f"inputs 'rois' and 'batch_indices' must have the same number of boxes, "
@@ -111,17 +111,18 @@ def reorg_yolo_shape(data, *, stride):
     op = "ReorgYolo-1"
     check(len(stride) > 0, op, "attribute 'stride' is required")
     s = stride[0]
-    check(s > 0, op, f"attribute 'stride' must be positive, got {list(stride)}")
+    check(s > 0, op, lambda: f"attribute 'stride' must be positive, got {list(stride)}")
     ds = data.shape
     if not ds.rank_is_static:
         return PartialShape.dynamic()
-    check(len(ds) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got {ds}")
+    check(len(ds) == 4, op, lambda: f"input 'data' must be 4-D [N, C, H, W], got {ds}")
     n, c, h, w = ds
-    check(not c.is_static or c.lo >= s * s, op, f"input 'data' must have C >= stride*stride = {s * s}, got {ds}")
+    check(not c.is_static or c.lo >= s * s, op,
+          lambda: f"input 'data' must have C >= stride*stride = {s * s}, got {ds}")
     out = []
     for d in (h, w):
         q = d.divide(s)
-        check(q is not None, op, f"input 'data' H and W must be multiples of the stride {s}, got {ds}")
+        check(q is not None, op, lambda: f"input 'data' H and W must be multiples of the stride {s}, got {ds}")
         out.append(q)
     return PartialShape([n, c * (s * s), *out])
 
@@ -141,7 +142,7 @@ def region_yolo_shape(data, *, anchors, axis, coords, classes, end_axis, num, do
     (each in [-4, 3]) flattened into one dim, their product."""
     op = "RegionYolo-1"
     ds = data.shape
-    check(not ds.rank_is_static or len(ds) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got {ds}")
+    check(not ds.rank_is_static or len(ds) == 4, op, lambda: f"input 'data' must be 4-D [N, C, H, W], got {ds}")
     if not ds.rank_is_static:
         return PartialShape.dynamic()
     dims = list(ds)
@@ -150,7 +151,7 @@ def region_yolo_shape(data, *, anchors, axis, coords, classes, end_axis, num, do
         dims[1] = Dimension(c, c)
         return PartialShape(dims)
     for name, v in (("axis", axis), ("end_axis", end_axis)):
-        check(-4 <= v < 4, op, f"attribute {name!r} = {v} is out of range [-4, 3]")
+        check(-4 <= v < 4, op, lambda: f"attribute {name!r} = {v} is out of range [-4, 3]")
     a, e = axis % 4, end_axis % 4
     flat = dims[a]
     for d in dims[a + 1:e + 1]:
@@ -203,12 +204,12 @@ def number_of_priors(*, aspect_ratio, flip, min_size, max_size, fixed_size, fixe
 
 def _prior_box_shape(op, output_size, image_size, count):
     for name, i in (("output_size", output_size), ("image_size", image_size)):
-        check(not i.shape.rank_is_static or len(i.shape) == 1, op, f"input {name!r} must be 1-D, got {i.shape}")
+        check(not i.shape.rank_is_static or len(i.shape) == 1, op, lambda: f"input {name!r} must be 1-D, got {i.shape}")
     size = ints_of(output_size)
     if size is None:
         return TensorInfo("f32", PartialShape([2, Dimension()]))
-    check(len(size) == 2, op, f"input 'output_size' must have two elements [height, width], got {list(size)}")
-    check(min(size) >= 0, op, f"input 'output_size' must be >= 0, got {list(size)}")
+    check(len(size) == 2, op, lambda: f"input 'output_size' must have two elements [height, width], got {list(size)}")
+    check(min(size) >= 0, op, lambda: f"input 'output_size' must be >= 0, got {list(size)}")
     return TensorInfo("f32", PartialShape([2, size[0] * size[1] * count * 4]))
 
 
@@ -236,8 +237,8 @@ def prior_box_clustered_shape(output_size, image_size, *, width, height, clip, s
     width and height must have one length; output_size and image_size must be 1-D, a known output_size
     of two values."""
     op = "PriorBoxClustered-1"
-    check(len(width) == len(height), op, f"attributes 'width' and 'height' must have the same length, got "
-          f"{list(width)} and {list(height)}")
+    check(len(width) == len(height), op, lambda: f"attributes 'width' and 'height' must have the same length, got "
+                                                 f"{list(width)} and {list(height)}")
     return _prior_box_shape(op, output_size, image_size, len(width))
 
 
@@ -298,17 +299,17 @@ def roi_pooling_shape(data, rois, *, pooled_h, pooled_w, spatial_scale, method):
     and spatial_scale a finite positive (normal) number."""
     op = "ROIPooling-1"
     check(data.element_type == rois.element_type, op,
-          f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
-          f"{rois.element_type}")
+          lambda: f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
+                  f"{rois.element_type}")
     ds, rs = data.shape, rois.shape
     _rank(op, "data", ds, 4, "4-D [N, C, H, W]")
     _rank(op, "rois", rs, 2, "2-D [NUM_ROIS, 5]")
     check(not rs.rank_is_static or rs[1].compatible(5), op,
-          f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
+          lambda: f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
     check(pooled_h > 0 and pooled_w > 0, op,
-          f"attributes 'pooled_h', 'pooled_w' must be positive, got {pooled_h}, {pooled_w}")
+          lambda: f"attributes 'pooled_h', 'pooled_w' must be positive, got {pooled_h}, {pooled_w}")
     check(math.isfinite(spatial_scale) and spatial_scale > 0 and abs(spatial_scale) >= 2.2250738585072014e-308, op,
-          f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
+          lambda: f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
     return PartialShape([rs[0] if rs.rank_is_static else Dimension(), ds[1] if ds.rank_is_static else Dimension(),
                          pooled_h, pooled_w])
 
@@ -335,25 +336,26 @@ def psroi_pooling_shape(data, rois, *, output_dim, group_size, spatial_scale, mo
     mode the spatial bins) > 0; spatial_scale a finite positive number."""
     op = "PSROIPooling-1"
     check(data.element_type == rois.element_type, op,
-          f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
-          f"{rois.element_type}")
-    check(group_size > 0, op, f"attribute 'group_size' must be > 0, got {group_size}")
-    check(output_dim > 0, op, f"attribute 'output_dim' must be > 0, got {output_dim}")
+          lambda: f"inputs 'data' and 'rois' must have the same floating-point type, got {data.element_type} and "
+                  f"{rois.element_type}")
+    check(group_size > 0, op, lambda: f"attribute 'group_size' must be > 0, got {group_size}")
+    check(output_dim > 0, op, lambda: f"attribute 'output_dim' must be > 0, got {output_dim}")
     if mode == "bilinear":
         check(spatial_bins_x > 0 and spatial_bins_y > 0, op,
-              f"attributes 'spatial_bins_x', 'spatial_bins_y' must be > 0, got {spatial_bins_x}, {spatial_bins_y}")
+              lambda: f"attributes 'spatial_bins_x', 'spatial_bins_y' must be > 0, got {spatial_bins_x}, "
+                      f"{spatial_bins_y}")
     check(math.isfinite(spatial_scale) and spatial_scale >= 2.2250738585072014e-308, op,
-          f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
+          lambda: f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
     ds, rs = data.shape, rois.shape
     _rank(op, "data", ds, 4, "4-D [N, C, H, W]")
     if ds.rank_is_static:
         per = group_size * group_size if mode == "average" else spatial_bins_x * spatial_bins_y
         what = "group_size * group_size" if mode == "average" else "spatial_bins_x * spatial_bins_y"
         check(ds[1].compatible(per * output_dim), op,
-              f"input 'data' must have output_dim * {what} = {per * output_dim} channels, got {ds}")
+              lambda: f"input 'data' must have output_dim * {what} = {per * output_dim} channels, got {ds}")
     _rank(op, "rois", rs, 2, "2-D [NUM_ROIS, 5]")
     check(not rs.rank_is_static or rs[1].compatible(5), op,
-          f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
+          lambda: f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
     return PartialShape([rs[0] if rs.rank_is_static else Dimension(), output_dim, group_size, group_size])
 
 

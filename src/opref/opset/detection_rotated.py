@@ -59,32 +59,33 @@ def deformable_psroi_pooling_1_shape(data, rois, offsets=None, *, output_dim, sp
     _rank(op, "rois", rs, 2, "2-D [NUM_ROIS, 5]")
     if offsets is not None:
         _rank(op, "offsets", offsets.shape, 4, "4-D [NUM_ROIS, 2 * classes, part_size, part_size]")
-    check(output_dim > 0, op, f"attribute 'output_dim' must be > 0, got {output_dim}")
-    check(group_size > 0, op, f"attribute 'group_size' must be > 0, got {group_size}")
+    check(output_dim > 0, op, lambda: f"attribute 'output_dim' must be > 0, got {output_dim}")
+    check(group_size > 0, op, lambda: f"attribute 'group_size' must be > 0, got {group_size}")
     # the spec's bounds below: OpenVINO's shape inference does not check them
     check(math.isfinite(spatial_scale) and spatial_scale > 0, op,
-          f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
+          lambda: f"attribute 'spatial_scale' must be a positive number, got {spatial_scale}")
     check(spatial_bins_x > 0 and spatial_bins_y > 0, op,
-          f"attributes 'spatial_bins_x', 'spatial_bins_y' must be > 0, got {spatial_bins_x}, {spatial_bins_y}")
-    check(part_size > 0, op, f"attribute 'part_size' must be > 0, got {part_size}")
+          lambda: f"attributes 'spatial_bins_x', 'spatial_bins_y' must be > 0, got {spatial_bins_x}, {spatial_bins_y}")
+    check(part_size > 0, op, lambda: f"attribute 'part_size' must be > 0, got {part_size}")
     if ds.rank_is_static:
         per = output_dim * group_size * group_size
         check(ds[1].compatible(per), op,
-              f"input 'data' must have output_dim * group_size * group_size = {per} channels, got {ds}")
+              lambda: f"input 'data' must have output_dim * group_size * group_size = {per} channels, got {ds}")
     check(not rs.rank_is_static or rs[1].compatible(5), op,
-          f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
+          lambda: f"input 'rois' must have 5 values per box [batch_id, x_1, y_1, x_2, y_2], got {rs}")
     num = rs[0] if rs.rank_is_static else Dimension()
     if offsets is not None and offsets.shape.rank_is_static:
         n, c, h, w = offsets.shape
         check(h.compatible(part_size) and w.compatible(part_size), op,
-              f"input 'offsets' must be [NUM_ROIS, 2 * classes, part_size, part_size] with part_size = {part_size}, "
-              f"got {offsets.shape}")
-        check(n.compatible(num), op, f"inputs 'rois' and 'offsets' must have the same number of boxes, got {rs} and "
-                                     f"{offsets.shape}")
+              lambda: f"input 'offsets' must be [NUM_ROIS, 2 * classes, part_size, part_size] with part_size = "
+                      f"{part_size}, got {offsets.shape}")
+        check(n.compatible(num), op,
+              lambda: f"inputs 'rois' and 'offsets' must have the same number of boxes, got {rs} and "
+                      f"{offsets.shape}")
         if c.is_static:
             check(c.lo > 0 and c.lo % 2 == 0 and output_dim % (c.lo // 2) == 0, op,
-                  f"input 'offsets' must have 2 * classes channels, the classes dividing output_dim = {output_dim}, "
-                  f"got {offsets.shape}")
+                  lambda: f"input 'offsets' must have 2 * classes channels, the classes dividing output_dim = "
+                          f"{output_dim}, got {offsets.shape}")
     return PartialShape([num, output_dim, group_size, group_size])
 
 

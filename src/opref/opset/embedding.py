@@ -25,7 +25,7 @@ REDUCTIONS = ("sum", "mean")
 
 def _rank(op, name, info, rank):
     s = info.shape
-    check(not s.rank_is_static or len(s) == rank, op, f"input {name!r} must be {rank}-D, got shape {s}")
+    check(not s.rank_is_static or len(s) == rank, op, lambda: f"input {name!r} must be {rank}-D, got shape {s}")
 
 
 def _table(op, emb_table) -> list | None:
@@ -33,7 +33,7 @@ def _table(op, emb_table) -> list | None:
     s = emb_table.shape
     if not s.rank_is_static:
         return None
-    check(len(s) >= 1, op, f"input 'emb_table' must have at least 1 dimension, got shape {s}")
+    check(len(s) >= 1, op, lambda: f"input 'emb_table' must have at least 1 dimension, got shape {s}")
     return list(s)[1:]
 
 
@@ -47,17 +47,18 @@ def _weights(op, indices, per_sample_weights, reduction):
     """per_sample_weights: the shape of indices, and only with reduction sum."""
     if per_sample_weights is None:
         return indices.shape
-    check(reduction == "sum", op, f"input 'per_sample_weights' is only supported with reduction 'sum', got "
-          f"reduction {reduction!r}")
+    check(reduction == "sum", op, lambda: f"input 'per_sample_weights' is only supported with reduction 'sum', got "
+                                          f"reduction {reduction!r}")
     merged = indices.shape.merge(per_sample_weights.shape)
-    check(merged is not None, op, f"input 'per_sample_weights' {per_sample_weights.shape} must have the shape of "
-          f"'indices' {indices.shape}")
+    check(merged is not None, op,
+          lambda: f"input 'per_sample_weights' {per_sample_weights.shape} must have the shape of "
+                  f"'indices' {indices.shape}")
     return merged
 
 
 def _scalar(op, name, info):
     s = info.shape
-    check(not s.rank_is_static or len(s) == 0, op, f"input {name!r} must be a scalar, got shape {s}")
+    check(not s.rank_is_static or len(s) == 0, op, lambda: f"input {name!r} must be a scalar, got shape {s}")
 
 
 # --- EmbeddingBagOffsets(Sum) ---------------------------------------------------------------------------
@@ -123,7 +124,7 @@ def embedding_segments_sum_3_shape(emb_table, indices, segment_ids, num_segments
     _rank(op, "indices", indices, 1)
     _rank(op, "segment_ids", segment_ids, 1)
     check(indices.shape.compatible(segment_ids.shape), op,
-          f"input 'segment_ids' {segment_ids.shape} must have the shape of 'indices' {indices.shape}")
+          lambda: f"input 'segment_ids' {segment_ids.shape} must have the shape of 'indices' {indices.shape}")
     _scalar(op, "num_segments", num_segments)
     if default_index is not None:
         _scalar(op, "default_index", default_index)
@@ -134,7 +135,7 @@ def embedding_segments_sum_3_shape(emb_table, indices, segment_ids, num_segments
     if n is None:
         return _output(emb_table, Dimension())
     # OpenVINO clamps a negative count to 0; the spec's count of segments cannot be negative
-    check(n[0] >= 0, op, f"input 'num_segments' must be non-negative, got {n[0]}")
+    check(n[0] >= 0, op, lambda: f"input 'num_segments' must be non-negative, got {n[0]}")
     return _output(emb_table, Dimension(n[0], n[0]))
 
 
@@ -191,8 +192,8 @@ def sparse_rows(op: str, indices: np.ndarray, rows: int) -> np.ndarray:
     """The row of each sparse entry, checked against the dense shape's row count."""
     r = np.asarray(indices).reshape(-1, 2)[:, 0].astype(np.int64)
     bad = (r < 0) | (r >= rows)
-    check(not bad.any(), op, f"input 'indices' has row {r[bad][0] if bad.any() else 0} outside [0, {rows}) "
-          f"(the rows of dense_shape)")
+    check(not bad.any(), op, lambda: f"input 'indices' has row {r[bad][0] if bad.any() else 0} outside [0, {rows}) "
+                                     f"(the rows of dense_shape)")
     return r
 
 
@@ -207,17 +208,18 @@ def sparse_fill_empty_rows_16_shape(values, dense_shape, indices, default_value)
     _rank(op, "indices", indices, 2)
     _rank(op, "dense_shape", dense_shape, 1)
     ds = dense_shape.shape
-    check(not ds.rank_is_static or ds[0].compatible(2), op, f"input 'dense_shape' must have 2 elements, got shape {ds}")
+    check(not ds.rank_is_static or ds[0].compatible(2), op,
+          lambda: f"input 'dense_shape' must have 2 elements, got shape {ds}")
     ix = indices.shape
     if ix.rank_is_static:
-        check(ix[1].compatible(2), op, f"input 'indices' must have shape [M, 2], got {ix}")
+        check(ix[1].compatible(2), op, lambda: f"input 'indices' must have shape [M, 2], got {ix}")
         if values.shape.rank_is_static:
-            check(ix[0].compatible(values.shape[0]), op, f"input 'indices' {ix} must have a row per value, "
-                  f"values have shape {values.shape}")
+            check(ix[0].compatible(values.shape[0]), op, lambda: f"input 'indices' {ix} must have a row per value, "
+                                                                 f"values have shape {values.shape}")
     _scalar(op, "default_value", default_value)
     dense, rows = ints_of(dense_shape), Dimension()
     if dense is not None:
-        check(min(dense) >= 0, op, f"input 'dense_shape' must be non-negative, got {list(dense)}")
+        check(min(dense) >= 0, op, lambda: f"input 'dense_shape' must be non-negative, got {list(dense)}")
         rows = Dimension(dense[0], dense[0])
     count = filled = Dimension()
     if dense is not None and indices.value is not None:

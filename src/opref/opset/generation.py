@@ -28,8 +28,8 @@ def range_count(start: float, stop: float, step: float) -> int:
 
 
 def _scalar(op, name, info):
-    check(not info.shape.rank_is_static or len(info.shape) == 0, op, f"input {name!r} must be a scalar, "
-          f"got shape {info.shape}")
+    check(not info.shape.rank_is_static or len(info.shape) == 0, op, lambda: f"input {name!r} must be a scalar, "
+                                                                             f"got shape {info.shape}")
     if info.value is None:
         return None
     v = float(np.asarray(info.value).astype(np.float64).reshape(-1)[0])
@@ -42,11 +42,12 @@ def _range(op, start, stop, step, output_type):
     for name, info in (("start", start), ("stop", stop), ("step", step)):
         v = _scalar(op, name, info)
         if v is not None:
-            check(math.isfinite(v), op, f"input {name!r} must be finite, got {v}")
+            check(math.isfinite(v), op, lambda: f"input {name!r} must be finite, got {v}")
             vals[name] = math.trunc(v) if integral else v
     if "step" in vals:
-        check(vals["step"] != 0, op, f"input 'step' must not be zero{' after truncation to ' + output_type if integral else ''}, "
-              f"got {np.asarray(step.value).item()}")
+        check(vals["step"] != 0, op,
+              lambda: f"input 'step' must not be zero{' after truncation to ' + output_type if integral else ''}, "
+                      f"got {np.asarray(step.value).item()}")
     if len(vals) < 3:
         return TensorInfo(output_type, PartialShape.dynamic(1))
     return TensorInfo(output_type, PartialShape([range_count(vals["start"], vals["stop"], vals["step"])]))
@@ -105,16 +106,16 @@ def _eye_length(op, name, info):
     v = ints_of(info)
     if v is None:
         return Dimension()
-    check(v[0] >= 0, op, f"input {name!r} must be non-negative, got {v[0]}")
+    check(v[0] >= 0, op, lambda: f"input {name!r} must be non-negative, got {v[0]}")
     return Dimension(v[0], v[0])
 
 
 def _one_element(op, name, info):
     shape = info.shape
     if shape.rank_is_static:
-        check(len(shape) <= 1, op, f"input {name!r} must be a scalar or 1-D, got shape {shape}")
+        check(len(shape) <= 1, op, lambda: f"input {name!r} must be a scalar or 1-D, got shape {shape}")
         check(len(shape) == 0 or shape[0].compatible(1), op,
-              f"input {name!r} must have one element, got shape {shape}")
+              lambda: f"input {name!r} must have one element, got shape {shape}")
 
 
 def eye_9_shape(num_rows, num_columns, diagonal_index, batch_shape=None, *, output_type):
@@ -128,11 +129,12 @@ def eye_9_shape(num_rows, num_columns, diagonal_index, batch_shape=None, *, outp
     if batch_shape is None:
         return TensorInfo(output_type, PartialShape([rows, cols]))
     shape = batch_shape.shape
-    check(not shape.rank_is_static or len(shape) == 1, op, f"input 'batch_shape' must be 1-D, got shape {shape}")
+    check(not shape.rank_is_static or len(shape) == 1, op,
+          lambda: f"input 'batch_shape' must be 1-D, got shape {shape}")
     batch = ints_of(batch_shape)
     if batch is not None:
         bad = [b for b in batch if b < 0]
-        check(not bad, op, f"input 'batch_shape' must be non-negative, got {list(batch)}")
+        check(not bad, op, lambda: f"input 'batch_shape' must be non-negative, got {list(batch)}")
         return TensorInfo(output_type, PartialShape([*batch, rows, cols]))
     if not shape.rank_is_static or not shape[0].is_static:
         return TensorInfo(output_type, PartialShape.dynamic())
@@ -162,17 +164,18 @@ ONE_HOT_VALUES = tuple(t for t in ALL if t != "string")
 
 def _one_hot(op, indices, depth, on_value, off_value, axis):
     for name, i in (("depth", depth), ("on_value", on_value), ("off_value", off_value)):
-        check(not i.shape.is_static or len(i.shape) == 0, op, f"input {name!r} must be a scalar, got shape {i.shape}")
+        check(not i.shape.is_static or len(i.shape) == 0, op,
+              lambda: f"input {name!r} must be a scalar, got shape {i.shape}")
     d = Dimension()
     v = ints_of(depth)
     if v is not None:
-        check(v[0] >= 0, op, f"input 'depth' must be non-negative, got {v[0]}")
+        check(v[0] >= 0, op, lambda: f"input 'depth' must be non-negative, got {v[0]}")
         d = Dimension(v[0], v[0])
     shape = indices.shape
     if not shape.rank_is_static:
         return TensorInfo(on_value.element_type, PartialShape.dynamic())
     r = len(shape) + 1
-    check(-r <= axis < r, op, f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for output rank {r}")
+    check(-r <= axis < r, op, lambda: f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for output rank {r}")
     a = axis % r
     dims = list(shape)
     return TensorInfo(on_value.element_type, PartialShape(dims[:a] + [d] + dims[a:]))
@@ -224,10 +227,10 @@ def _output_shape(op, shape, name="shape") -> PartialShape:
     """The shape a 1-D shape-giving input describes: static from its value, else as many dynamic
     dims as it has elements (or a dynamic rank)."""
     check(not shape.shape.rank_is_static or len(shape.shape) == 1, op,
-          f"input {name!r} must be 1-D, got shape {shape.shape}")
+          lambda: f"input {name!r} must be 1-D, got shape {shape.shape}")
     dims = ints_of(shape)
     if dims is not None:
-        check(min(dims, default=0) >= 0, op, f"input {name!r} must be non-negative, got {list(dims)}")
+        check(min(dims, default=0) >= 0, op, lambda: f"input {name!r} must be non-negative, got {list(dims)}")
         return PartialShape(list(dims))
     if shape.shape.rank_is_static and shape.shape[0].hi is not None:
         # (OpenVINO gives a length bounded by an interval its upper bound's rank)
@@ -243,13 +246,14 @@ def random_uniform_8_shape(shape, minval, maxval, *, alignment, global_seed, op_
     op = "RandomUniform-8"
     for name, info in (("minval", minval), ("maxval", maxval)):
         _one_element(op, name, info)
-        check(info.element_type == output_type, op, f"input {name!r} has element type {info.element_type}, "
-              f"expected output_type {output_type}")
-    check(global_seed >= 0 and op_seed >= 0, op, f"attributes 'global_seed' and 'op_seed' must be non-negative, "
-          f"got {global_seed} and {op_seed}")
+        check(info.element_type == output_type, op, lambda: f"input {name!r} has element type {info.element_type}, "
+                                                            f"expected output_type {output_type}")
+    check(global_seed >= 0 and op_seed >= 0, op,
+          lambda: f"attributes 'global_seed' and 'op_seed' must be non-negative, "
+                  f"got {global_seed} and {op_seed}")
     if minval.value is not None and maxval.value is not None:
         lo, hi = (np.asarray(v).reshape(-1)[0] for v in (minval.value, maxval.value))
-        check(lo < hi, op, f"minval must be less than maxval, got {lo} and {hi}")
+        check(lo < hi, op, lambda: f"minval must be less than maxval, got {lo} and {hi}")
     return TensorInfo(output_type, _output_shape(op, shape))
 
 
@@ -281,23 +285,25 @@ def multinomial_13_shape(probs, num_samples, *, convert_type, with_replacement, 
     need num_samples <= class_size (OpenVINO's CPU plugin returns uninitialised indices past it)."""
     op = MULTINOMIAL
     shape = probs.shape
-    check(not shape.rank_is_static or len(shape) == 2, op, f"input 'probs' must be 2-D [batch_size, class_size], "
-          f"got shape {shape}")
+    check(not shape.rank_is_static or len(shape) == 2, op,
+          lambda: f"input 'probs' must be 2-D [batch_size, class_size], "
+                  f"got shape {shape}")
     _one_element(op, "num_samples", num_samples)
-    check(global_seed >= 0 and op_seed >= 0, op, f"attributes 'global_seed' and 'op_seed' must be non-negative, "
-          f"got {global_seed} and {op_seed}")
+    check(global_seed >= 0 and op_seed >= 0, op,
+          lambda: f"attributes 'global_seed' and 'op_seed' must be non-negative, "
+                  f"got {global_seed} and {op_seed}")
     n = Dimension()
     value = ints_of(num_samples)
     if value is not None:
-        check(value[0] >= 0, op, f"input 'num_samples' must be non-negative, got {value[0]}")
+        check(value[0] >= 0, op, lambda: f"input 'num_samples' must be non-negative, got {value[0]}")
         n = Dimension(value[0], value[0])
     if not shape.rank_is_static:
         return TensorInfo(convert_type, PartialShape.dynamic())
     classes = shape[1]
     if value is not None and value[0] > 0:
-        check(classes.hi is None or classes.hi > 0, op, f"cannot draw {value[0]} samples from class_size 0")
+        check(classes.hi is None or classes.hi > 0, op, lambda: f"cannot draw {value[0]} samples from class_size 0")
         check(with_replacement or classes.hi is None or value[0] <= classes.hi, op,
-              f"without replacement, num_samples ({value[0]}) must not exceed class_size ({classes})")
+              lambda: f"without replacement, num_samples ({value[0]}) must not exceed class_size ({classes})")
     return TensorInfo(convert_type, PartialShape([shape[0], n]))
 
 

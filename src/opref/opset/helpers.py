@@ -3,7 +3,7 @@ convolution/pooling output sizes and auto_pad, and the checks' error messages.""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -18,9 +18,12 @@ def fail(op: str, message: str):
     raise ShapeInferenceError(f"{op}: {message}")
 
 
-def check(cond: bool, op: str, message: str):
+def check(cond: bool, op: str, message: str | Callable[[], str]):
+    """Raises ShapeInferenceError(op: message) unless cond. A message that formats shapes is given as
+    a lambda (as torch._check takes one): it is built only when the check fails, so a shape rule that
+    passes its checks formats nothing (whole-graph inference runs hundreds of them per model)."""
     if not cond:
-        fail(op, message)
+        fail(op, message if isinstance(message, str) else message())
 
 
 def ints_of(info: TensorInfo | None) -> tuple[int, ...] | None:
@@ -62,9 +65,10 @@ def check_1d(op: str, name: str, info: TensorInfo, length: int | None = None):
     """A shape-giving input must be 1-D (of `length` elements when given)."""
     shape = info.shape
     if shape.rank_is_static:
-        check(len(shape) == 1, op, f"input {name!r} must be 1-D, got shape {shape}")
+        check(len(shape) == 1, op, lambda: f"input {name!r} must be 1-D, got shape {shape}")
         if length is not None:
-            check(shape[0].compatible(length), op, f"input {name!r} must have {length} elements, got {shape[0]}")
+            check(shape[0].compatible(length), op,
+                  lambda: f"input {name!r} must have {length} elements, got {shape[0]}")
 
 
 def rank_of(*infos: TensorInfo | None) -> int | None:

@@ -49,13 +49,13 @@ def _pads(pads, rank):
 
 
 def _check_attrs(op, pads_begin, pads_end, cube_coeff=None):
-    check(all(p >= 0 for p in pads_begin), op, f"pads_begin must be >= 0, got {list(pads_begin)}")
-    check(all(p >= 0 for p in pads_end), op, f"pads_end must be >= 0, got {list(pads_end)}")
+    check(all(p >= 0 for p in pads_begin), op, lambda: f"pads_begin must be >= 0, got {list(pads_begin)}")
+    check(all(p >= 0 for p in pads_end), op, lambda: f"pads_end must be >= 0, got {list(pads_end)}")
 
 
 def _check_1d(op, name, info):
     if info is not None and info.shape.rank_is_static:
-        check(len(info.shape) == 1, op, f"input {name!r} must be 1-D, got shape {info.shape}")
+        check(len(info.shape) == 1, op, lambda: f"input {name!r} must be 1-D, got shape {info.shape}")
 
 
 def _axes_of(op, axes, rank):
@@ -65,9 +65,9 @@ def _axes_of(op, axes, rank):
     values = ints_of(axes)
     if values is None:
         return None
-    check(all(0 <= a < rank for a in values), op, f"axes {list(values)} must be in [0, {rank - 1}] for image "
-          f"of rank {rank}")
-    check(len(set(values)) == len(values), op, f"axes {list(values)} must not repeat")
+    check(all(0 <= a < rank for a in values), op, lambda: f"axes {list(values)} must be in [0, {rank - 1}] for image "
+                                                          f"of rank {rank}")
+    check(len(set(values)) == len(values), op, lambda: f"axes {list(values)} must not repeat")
     return list(values)
 
 
@@ -88,18 +88,18 @@ def interpolate_out_shape(op, image, sizes, scales, axes, *, mode, shape_calcula
         values = None if scales.value is None else np.asarray(scales.value, np.float32).reshape(-1)
         if values is None:
             return PartialShape([Dimension() if i in axes else d for i, d in enumerate(out)])
-        check(len(values) >= len(axes), op, f"input 'scales' has {len(values)} elements, fewer than the "
-              f"{len(axes)} axes")
-        check(bool(np.all(values > 0)), op, f"scales must be > 0, got {values.tolist()}")
+        check(len(values) >= len(axes), op, lambda: f"input 'scales' has {len(values)} elements, fewer than the "
+                                                    f"{len(axes)} axes")
+        check(bool(np.all(values > 0)), op, lambda: f"scales must be > 0, got {values.tolist()}")
         for a, s in zip(axes, values):
             out[a] = scale_dim(out[a], float(s))
     else:
         values = ints_of(sizes)
         if values is None:
             return PartialShape([Dimension() if i in axes else d for i, d in enumerate(out)])
-        check(len(values) >= len(axes), op, f"input 'sizes' has {len(values)} elements, fewer than the "
-              f"{len(axes)} axes")
-        check(all(v >= 0 for v in values), op, f"sizes must be >= 0, got {list(values)}")
+        check(len(values) >= len(axes), op, lambda: f"input 'sizes' has {len(values)} elements, fewer than the "
+                                                    f"{len(axes)} axes")
+        check(all(v >= 0 for v in values), op, lambda: f"sizes must be >= 0, got {list(values)}")
         for a, v in zip(axes, values):
             out[a] = Dimension(v, v)
     return PartialShape(out)
@@ -164,11 +164,11 @@ def interpolate_11_shape(image, scales_or_sizes, axes=None, *, mode, shape_calcu
     _check_1d(op, "axes", axes)
     floats = scales_or_sizes.element_type in FLOAT
     if shape_calculation_mode == "scales":
-        check(floats, op, f"shape_calculation_mode 'scales' needs floating-point scales_or_sizes, got "
-              f"{scales_or_sizes.element_type}")
+        check(floats, op, lambda: f"shape_calculation_mode 'scales' needs floating-point scales_or_sizes, got "
+                                  f"{scales_or_sizes.element_type}")
     else:
-        check(not floats, op, f"shape_calculation_mode 'sizes' needs integer scales_or_sizes, got "
-              f"{scales_or_sizes.element_type}")
+        check(not floats, op, lambda: f"shape_calculation_mode 'sizes' needs integer scales_or_sizes, got "
+                                      f"{scales_or_sizes.element_type}")
     return interpolate_out_shape(op, image, scales_or_sizes, scales_or_sizes, axes, mode=mode,
                                  shape_calculation_mode=shape_calculation_mode, pads_begin=pads_begin,
                                  pads_end=pads_end)
@@ -205,15 +205,15 @@ def interpolate_1_shape(image, target_spatial_shape, *, axes, mode, align_corner
     if not shape.rank_is_static:
         return PartialShape.dynamic()
     rank = len(shape)
-    check(all(0 <= a < rank for a in axes), op, f"axes {list(axes)} must be in [0, {rank - 1}] for image of "
-          f"rank {rank}")
+    check(all(0 <= a < rank for a in axes), op, lambda: f"axes {list(axes)} must be in [0, {rank - 1}] for image of "
+                                                        f"rank {rank}")
     ordered = sorted(set(axes))              # OpenVINO holds the axes as a set
     out = list(shape)
     values = ints_of(target_spatial_shape)
     if values is not None:      # (OpenVINO reads past the end, and takes a negative length as 0)
-        check(len(values) >= len(ordered), op, f"target_spatial_shape has {len(values)} elements, fewer than "
-              f"the {len(ordered)} axes")
-        check(all(v >= 0 for v in values), op, f"target_spatial_shape {values} must be >= 0")
+        check(len(values) >= len(ordered), op, lambda: f"target_spatial_shape has {len(values)} elements, fewer than "
+                                                       f"the {len(ordered)} axes")
+        check(all(v >= 0 for v in values), op, lambda: f"target_spatial_shape {values} must be >= 0")
     for i, a in enumerate(ordered):
         out[a] = Dimension() if values is None else Dimension(values[i], values[i])
     return PartialShape(out)
@@ -249,15 +249,16 @@ def grid_sample_shape(data, grid, *, align_corners, mode, padding_mode):
     last dim 2."""
     op = "GridSample-9"
     d, g = data.shape, grid.shape
-    check(not d.rank_is_static or len(d) == 4, op, f"input 'data' must be 4-D [N, C, H, W], got shape {d}")
-    check(not g.rank_is_static or len(g) == 4, op, f"input 'grid' must be 4-D [N, H_out, W_out, 2], got shape {g}")
+    check(not d.rank_is_static or len(d) == 4, op, lambda: f"input 'data' must be 4-D [N, C, H, W], got shape {d}")
+    check(not g.rank_is_static or len(g) == 4, op,
+          lambda: f"input 'grid' must be 4-D [N, H_out, W_out, 2], got shape {g}")
     n, c, h, w = (Dimension(),) * 4
     if d.rank_is_static:
         n, c = d[0], d[1]
     if g.rank_is_static:
-        check(g[3].compatible(2), op, f"the last dimension of 'grid' must be 2, got {g[3]}")
+        check(g[3].compatible(2), op, lambda: f"the last dimension of 'grid' must be 2, got {g[3]}")
         merged = n.merge(g[0])
-        check(merged is not None, op, f"batch of 'data' ({n}) and of 'grid' ({g[0]}) must match")
+        check(merged is not None, op, lambda: f"batch of 'data' ({n}) and of 'grid' ({g[0]}) must match")
         n, h, w = merged, g[1], g[2]
     return PartialShape([n, c, h, w])
 
@@ -291,19 +292,19 @@ T_COLOR = ("u8",) + FLOAT
 
 
 def _even(op, what, d: Dimension):
-    check(not d.is_static or d.lo % 2 == 0, op, f"the image {what} must be even, got {d}")
+    check(not d.is_static or d.lo % 2 == 0, op, lambda: f"the image {what} must be even, got {d}")
 
 
 def _single_plane(op, y):
     shape = y.shape
     if not shape.rank_is_static:
         return PartialShape([Dimension()] * 3 + [Dimension(3, 3)])
-    check(len(shape) == 4, op, f"input 'y' must be 4-D [N, H, W, C] (NHWC), got shape {shape}")
+    check(len(shape) == 4, op, lambda: f"input 'y' must be 4-D [N, H, W, C] (NHWC), got shape {shape}")
     n, h, w, c = shape
-    check(c.compatible(1), op, f"a single-plane image has 1 channel, got {c} (input 'y')")
+    check(c.compatible(1), op, lambda: f"a single-plane image has 1 channel, got {c} (input 'y')")
     image_h = (h * 2).divide(3)
-    check(image_h is not None, op, f"the height {h} of a single-plane image must be 3/2 of an image height "
-          f"(a multiple of 3)")
+    check(image_h is not None, op, lambda: f"the height {h} of a single-plane image must be 3/2 of an image height "
+                                           f"(a multiple of 3)")
     _even(op, "height", image_h)
     _even(op, "width", w)
     return PartialShape([n, image_h, w, Dimension(3, 3)])
@@ -313,21 +314,22 @@ def _planes(op, y, chroma, name, channels):
     """Y [N, H, W, 1] and a chroma plane [N, H/2, W/2, channels] (`chroma` a PartialShape)."""
     out = [Dimension()] * 3
     if y.shape.rank_is_static:
-        check(len(y.shape) == 4, op, f"input 'y' must be 4-D [N, H, W, 1] (NHWC), got shape {y.shape}")
+        check(len(y.shape) == 4, op, lambda: f"input 'y' must be 4-D [N, H, W, 1] (NHWC), got shape {y.shape}")
         n, h, w, c = y.shape
-        check(c.compatible(1), op, f"the Y plane has 1 channel, got {c}")
+        check(c.compatible(1), op, lambda: f"the Y plane has 1 channel, got {c}")
         _even(op, "height", h)
         _even(op, "width", w)
         out = [n, h, w]
     if chroma.rank_is_static:
-        check(len(chroma) == 4, op, f"input {name!r} must be 4-D [N, H/2, W/2, {channels}] (NHWC), got shape "
-              f"{chroma}")
+        check(len(chroma) == 4, op, lambda: f"input {name!r} must be 4-D [N, H/2, W/2, {channels}] (NHWC), got shape "
+                                            f"{chroma}")
         n, h, w, c = chroma
-        check(c.compatible(channels), op, f"the {name} plane has {channels} channel(s), got {c}")
+        check(c.compatible(channels), op, lambda: f"the {name} plane has {channels} channel(s), got {c}")
         for k, (d, what) in enumerate(zip((n, h * 2, w * 2), ("batch", "height", "width"))):
             merged = out[k].merge(d)
-            check(merged is not None, op, f"the {name} plane's {what} ({chroma[k]}) does not match the Y plane's "
-                  f"({out[k]}{', halved' if k else ''})")
+            check(merged is not None, op,
+                  lambda: f"the {name} plane's {what} ({chroma[k]}) does not match the Y plane's "
+                          f"({out[k]}{', halved' if k else ''})")
             out[k] = merged
     return PartialShape(out + [Dimension(3, 3)])
 
@@ -350,7 +352,7 @@ def _i420_shape(op):
             return _single_plane(op, y)
         check(u is not None and v is not None, op, "expected 1 input (a single plane) or 3 (Y, U and V planes)")
         uv = u.shape.merge(v.shape)
-        check(uv is not None, op, f"the U plane {u.shape} and the V plane {v.shape} must have the same shape")
+        check(uv is not None, op, lambda: f"the U plane {u.shape} and the V plane {v.shape} must have the same shape")
         return _planes(op, y, uv, "u/v", 1)
     return i420_shape
 
@@ -392,9 +394,9 @@ def _to_nv12_shape(op):
                 return PartialShape([Dimension()] * 3 + [Dimension(1, 1)])
             return [PartialShape([Dimension()] * 3 + [Dimension(1, 1)]),
                     PartialShape([Dimension()] * 3 + [Dimension(2, 2)])]
-        check(len(shape) == 4, op, f"input 'image' must be 4-D [N, H, W, 3] (NHWC), got shape {shape}")
+        check(len(shape) == 4, op, lambda: f"input 'image' must be 4-D [N, H, W, 3] (NHWC), got shape {shape}")
         n, h, w, c = shape
-        check(c.compatible(3), op, f"the image has 3 channels, got {c}")
+        check(c.compatible(3), op, lambda: f"the image has 3 channels, got {c}")
         _even(op, "height", h)
         _even(op, "width", w)
         if single_plane:

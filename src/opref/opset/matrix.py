@@ -27,7 +27,8 @@ def matmul_shape(a, b, *, transpose_a, transpose_b):
     if not a.shape.rank_is_static or not b.shape.rank_is_static:
         return PartialShape.dynamic()
     da, db = list(a.shape), list(b.shape)
-    check(len(da) > 0 and len(db) > 0, op, f"scalars are not supported as inputs, got a {a.shape} and b {b.shape}")
+    check(len(da) > 0 and len(db) > 0, op,
+          lambda: f"scalars are not supported as inputs, got a {a.shape} and b {b.shape}")
     if transpose_a and len(da) > 1:
         da[-2], da[-1] = da[-1], da[-2]
     if transpose_b and len(db) > 1:
@@ -39,16 +40,17 @@ def matmul_shape(a, b, *, transpose_a, transpose_b):
         db = db + [one]
     k_a, k_b = da[-1], db[-2]
     check(k_a.merge(k_b) is not None or k_a.is_dynamic or k_b.is_dynamic, op,
-          f"incompatible matrix dimensions: a{' (transposed)' if transpose_a else ''} has {k_a} columns, "
-          f"b{' (transposed)' if transpose_b else ''} has {k_b} rows (a {a.shape}, b {b.shape})")
+          lambda: f"incompatible matrix dimensions: a{' (transposed)' if transpose_a else ''} has {k_a} columns, "
+                  f"b{' (transposed)' if transpose_b else ''} has {k_b} rows (a {a.shape}, b {b.shape})")
     n = max(len(da), len(db))
     da, db = [one] * (n - len(da)) + da, [one] * (n - len(db)) + db
     out = []
     for i, (x, y) in enumerate(zip(da[:-2], db[:-2])):
         m = broadcast_dim(x, y)
         if m is None:
-            check(x.is_dynamic or y.is_dynamic, op, f"batch dimensions do not broadcast: {x} vs {y} at axis {i} "
-                  f"(a {a.shape}, b {b.shape})")
+            check(x.is_dynamic or y.is_dynamic, op,
+                  lambda: f"batch dimensions do not broadcast: {x} vs {y} at axis {i} "
+                          f"(a {a.shape}, b {b.shape})")
             m = Dimension()
         out.append(m)
     out += [da[-2], db[-1]]
@@ -81,9 +83,9 @@ ELLIPSIS = "..."
 
 def _labels(op, sub: str, what: str) -> list[str]:
     check(_SUBSCRIPT.fullmatch(sub) is not None, op,
-          f"{what} subscript {sub!r} may hold only letters and one '...' (equation attribute)")
+          lambda: f"{what} subscript {sub!r} may hold only letters and one '...' (equation attribute)")
     labels = re.findall(r"\.\.\.|[A-Za-z]", sub)
-    check(labels.count(ELLIPSIS) <= 1, op, f"{what} subscript {sub!r} holds more than one '...'")
+    check(labels.count(ELLIPSIS) <= 1, op, lambda: f"{what} subscript {sub!r} holds more than one '...'")
     return labels
 
 
@@ -94,7 +96,7 @@ def parse_einsum(equation: str, op: str = "Einsum-7") -> tuple[list[list[str]], 
     output is '...' (when an input has it), then the labels met exactly once on the left-hand side,
     sorted (capitals first). The output names each dimension once, with labels of the inputs."""
     eq = equation.replace(" ", "")
-    check(eq.count("->") <= 1, op, f"equation {equation!r} holds more than one '->'")
+    check(eq.count("->") <= 1, op, lambda: f"equation {equation!r} holds more than one '->'")
     lhs, arrow, rhs = eq.partition("->")
     inputs = [_labels(op, sub, f"input {i}") for i, sub in enumerate(lhs.split(","))]
     seen = [lab for sub in inputs for lab in sub]
@@ -103,8 +105,9 @@ def parse_einsum(equation: str, op: str = "Einsum-7") -> tuple[list[list[str]], 
         return inputs, ([ELLIPSIS] if ELLIPSIS in seen else []) + once
     out = _labels(op, rhs, "output")
     for lab in out:
-        check(lab == ELLIPSIS or lab in seen, op, f"output label {lab!r} of equation {equation!r} is in no input subscript")
-    check(len(set(out)) == len(out), op, f"output subscript {rhs!r} of equation {equation!r} repeats a label")
+        check(lab == ELLIPSIS or lab in seen, op,
+              lambda: f"output label {lab!r} of equation {equation!r} is in no input subscript")
+    check(len(set(out)) == len(out), op, lambda: f"output subscript {rhs!r} of equation {equation!r} repeats a label")
     return inputs, out
 
 
@@ -118,8 +121,9 @@ def einsum_shape(inputs, *more_inputs, equation):
     op = "Einsum-7"
     infos = (inputs,) + more_inputs
     subs, out = parse_einsum(equation, op)
-    check(len(subs) == len(infos), op, f"equation {equation!r} has {len(subs)} input subscript(s), got {len(infos)} "
-          f"input(s)")
+    check(len(subs) == len(infos), op,
+          lambda: f"equation {equation!r} has {len(subs)} input subscript(s), got {len(infos)} "
+                  f"input(s)")
     dims: dict[str, Dimension] = {}
     ellipsis = None                     # the broadcast shape the ellipses cover (None: no input has one)
     for k, (x, sub) in enumerate(zip(infos, subs)):
@@ -151,14 +155,15 @@ def einsum_shape(inputs, *more_inputs, equation):
                 continue
             d = x.shape[pos]
             m = local[lab].merge(d) if lab in local else d
-            check(m is not None, op, f"label {lab!r} repeats in input {k} ({''.join(sub)!r}) over dimensions "
-                  f"{local.get(lab)} and {d}, which must be equal")
+            check(m is not None, op, lambda: f"label {lab!r} repeats in input {k} ({''.join(sub)!r}) over dimensions "
+                                             f"{local.get(lab)} and {d}, which must be equal")
             local[lab] = m
             pos += 1
         for lab, d in local.items():
             m = broadcast_dim(dims[lab], d) if lab in dims else d
-            check(m is not None, op, f"label {lab!r} has dimensions {dims.get(lab)} and {d} (input {k}) that do "
-                  f"not broadcast")
+            check(m is not None, op,
+                  lambda: f"label {lab!r} has dimensions {dims.get(lab)} and {d} (input {k}) that do "
+                          f"not broadcast")
             dims[lab] = m
     result = []
     for lab in out:
@@ -190,11 +195,12 @@ def inverse_shape(input, *, adjoint):
     equal when both are static (dynamic or interval dimensions are neither checked nor merged)."""
     op = "Inverse-14"
     if input.shape.rank_is_static:
-        check(len(input.shape) >= 2, op, f"input 'input' must have rank >= 2 (square matrices), got {input.shape}")
+        check(len(input.shape) >= 2, op,
+              lambda: f"input 'input' must have rank >= 2 (square matrices), got {input.shape}")
         rows, cols = input.shape[-2], input.shape[-1]
         # as OpenVINO: only two static lengths are compared, and the dims are not merged
         check(not (rows.is_static and cols.is_static) or rows == cols, op,
-              f"input 'input' must hold square matrices, got {rows} rows and {cols} columns ({input.shape})")
+              lambda: f"input 'input' must hold square matrices, got {rows} rows and {cols} columns ({input.shape})")
     return input.shape
 
 
@@ -214,7 +220,8 @@ GROUPED_MATMUL = "GroupedMatMul-17"
 
 
 def _inner(op, case, k_a, k_b, a, b):
-    check(k_a.compatible(k_b), op, f"{case}: the inner dimensions differ: {k_a} in mat_a {a}, {k_b} in mat_b {b}")
+    check(k_a.compatible(k_b), op,
+          lambda: f"{case}: the inner dimensions differ: {k_a} in mat_a {a}, {k_b} in mat_b {b}")
 
 
 def grouped_matmul_17_shape(mat_a, mat_b, offsets=None):
@@ -227,22 +234,23 @@ def grouped_matmul_17_shape(mat_a, mat_b, offsets=None):
     groups = Dimension()
     if offsets is not None:
         o = offsets.shape
-        check(not o.rank_is_static or len(o) == 1, op, f"input 'offsets' must be 1-D [G], got shape {o}")
+        check(not o.rank_is_static or len(o) == 1, op, lambda: f"input 'offsets' must be 1-D [G], got shape {o}")
         groups = o[0] if o.rank_is_static else Dimension()
     if not a.rank_is_static or not b.rank_is_static:
         return PartialShape.dynamic()
     form = (len(a), len(b))
-    check(form in ((2, 3), (3, 3), (2, 2)), op, f"mat_a and mat_b must be 2-D x 3-D, 3-D x 3-D or 2-D x 2-D, "
-          f"got mat_a {a} and mat_b {b}")
+    check(form in ((2, 3), (3, 3), (2, 2)), op, lambda: f"mat_a and mat_b must be 2-D x 3-D, 3-D x 3-D or 2-D x 2-D, "
+                                                        f"got mat_a {a} and mat_b {b}")
     if form == (3, 3):
         check(offsets is None, op, "3-D x 3-D takes no 'offsets' (every group has mat_a's M rows)")
         g = a[0].merge(b[0])
-        check(g is not None, op, f"3-D x 3-D: mat_a {a} and mat_b {b} must have the same number of groups")
+        check(g is not None, op, lambda: f"3-D x 3-D: mat_a {a} and mat_b {b} must have the same number of groups")
         _inner(op, "3-D x 3-D", a[2], b[1], a, b)
         return PartialShape([g, a[1], b[2]])
-    check(offsets is not None, op, f"{form[0]}-D x {form[1]}-D needs 'offsets' (the groups' cumulative row counts)")
+    check(offsets is not None, op,
+          lambda: f"{form[0]}-D x {form[1]}-D needs 'offsets' (the groups' cumulative row counts)")
     if form == (2, 3):
-        check(groups.compatible(b[0]), op, f"2-D x 3-D: 'offsets' gives {groups} groups, mat_b {b} has {b[0]}")
+        check(groups.compatible(b[0]), op, lambda: f"2-D x 3-D: 'offsets' gives {groups} groups, mat_b {b} has {b[0]}")
         _inner(op, "2-D x 3-D", a[1], b[1], a, b)
         return PartialShape([a[0], b[2]])
     _inner(op, "2-D x 2-D", a[1], b[0], a, b)

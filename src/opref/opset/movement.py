@@ -43,7 +43,7 @@ def transpose_shape(data, input_order):
     a known non-empty order gives the rank."""
     op = "Transpose-1"
     check(input_order.shape.rank_is_static is False or len(input_order.shape) <= 1, op,
-          f"input_order must be 1-D, got {input_order.shape}")
+          lambda: f"input_order must be 1-D, got {input_order.shape}")
     order = ints_of(input_order)
     shape = data.shape
     if order is None:                        # (OpenVINO does not take the rank from the order's length)
@@ -53,8 +53,8 @@ def transpose_shape(data, input_order):
     if len(order) == 0:                       # empty order reverses the axes
         return PartialShape(list(shape)[::-1])
     n = len(shape)
-    check(sorted(order) == list(range(n)), op, f"input_order {list(order)} is not a permutation of the "
-          f"{n} axes of data {shape}")
+    check(sorted(order) == list(range(n)), op, lambda: f"input_order {list(order)} is not a permutation of the "
+                                                       f"{n} axes of data {shape}")
     return PartialShape([shape[i] for i in order])
 
 
@@ -85,7 +85,7 @@ def concat_shape(data, *more_data, axis):
     rank = ranks[0]
     for k, i in enumerate(infos):
         check(not i.shape.rank_is_static or len(i.shape) == rank, op,
-              f"all inputs must have the same rank: input 0 has rank {rank}, input {k} has shape {i.shape}")
+              lambda: f"all inputs must have the same rank: input 0 has rank {rank}, input {k} has shape {i.shape}")
     a = normalize_axis(op, "axis", axis, rank)
     out = [Dimension()] * rank
     total = Dimension(0, 0)
@@ -98,8 +98,8 @@ def concat_shape(data, *more_data, axis):
                 total = total + d
                 continue
             m = out[j].merge(d)
-            check(m is not None, op, f"input {k} has dimension {d} on axis {j}, other inputs have {out[j]}; "
-                  f"inputs must be equal everywhere except on the concatenation axis {axis}")
+            check(m is not None, op, lambda: f"input {k} has dimension {d} on axis {j}, other inputs have {out[j]}; "
+                                             f"inputs must be equal everywhere except on the concatenation axis {axis}")
             out[j] = m
     out[a] = total
     return PartialShape(out)
@@ -124,8 +124,8 @@ def split_shape(data, axis, *, num_splits):
     divided bound by bound (truncated) and must be able to reach num_splits. With axis unknown (or the data
     rank unknown) each output keeps the data's rank with dynamic dimensions."""
     op = "Split-1"
-    check(num_splits > 0, op, f"num_splits must be > 0, got {num_splits}")
-    check(num_splits <= MAX_RANK, op, f"num_splits {num_splits} is more outputs than opref makes ({MAX_RANK})")
+    check(num_splits > 0, op, lambda: f"num_splits must be > 0, got {num_splits}")
+    check(num_splits <= MAX_RANK, op, lambda: f"num_splits {num_splits} is more outputs than opref makes ({MAX_RANK})")
     _scalar_like(op, "axis", axis, allow_1=False)
     a = ints_of(axis)
     shape = data.shape
@@ -134,12 +134,12 @@ def split_shape(data, axis, *, num_splits):
     ax = normalize_axis(op, "axis", a[0], len(shape))
     d = shape[ax]
     if d.is_static:
-        check(d.lo % num_splits == 0, op, f"data dimension {ax} ({d.lo}) must be a multiple of num_splits "
-              f"({num_splits})")
+        check(d.lo % num_splits == 0, op, lambda: f"data dimension {ax} ({d.lo}) must be a multiple of num_splits "
+                                                  f"({num_splits})")
         part = Dimension(d.lo // num_splits, d.lo // num_splits)
     else:
-        check(d.hi is None or d.hi >= num_splits, op, f"data dimension {ax} ({d}) can never be split into "
-              f"num_splits = {num_splits} parts")
+        check(d.hi is None or d.hi >= num_splits, op, lambda: f"data dimension {ax} ({d}) can never be split into "
+                                                              f"num_splits = {num_splits} parts")
         # OpenVINO scales the bounds by a float32 1/num_splits and truncates
         inv = np.float32(1.0) / np.float32(num_splits)
         part = Dimension(int(np.float32(d.lo) * inv), None if d.hi is None else int(np.float32(d.hi) * inv))
@@ -154,8 +154,9 @@ def variadic_split_shape(data, axis, split_lengths):
     op = "VariadicSplit-1"
     _scalar_like(op, "axis", axis)
     s = split_lengths.shape
-    check(s.rank_is_static and len(s) == 1 and s[0].is_static, op, f"split_lengths must be 1-D of known "
-          f"length (it gives the number of outputs), got shape {s}")
+    check(s.rank_is_static and len(s) == 1 and s[0].is_static, op,
+          lambda: f"split_lengths must be 1-D of known "
+                  f"length (it gives the number of outputs), got shape {s}")
     n = s[0].lo
     shape = data.shape
     a = ints_of(axis)
@@ -166,17 +167,17 @@ def variadic_split_shape(data, axis, split_lengths):
     d = shape[ax]
     if lengths is None:
         return [PartialShape(list(shape[:ax]) + [Dimension()] + list(shape[ax + 1:]))] * n
-    check(all(v >= -1 for v in lengths), op, f"split_lengths {list(lengths)} has a value below -1")
-    check(lengths.count(-1) <= 1, op, f"split_lengths {list(lengths)} has more than one -1")
+    check(all(v >= -1 for v in lengths), op, lambda: f"split_lengths {list(lengths)} has a value below -1")
+    check(lengths.count(-1) <= 1, op, lambda: f"split_lengths {list(lengths)} has more than one -1")
     known = sum(v for v in lengths if v != -1)
     lengths = list(lengths)
     if d.is_static:
         if -1 in lengths:
-            check(known <= d.lo, op, f"split_lengths {lengths} sum to {known}, more than data dimension "
-                  f"{ax} ({d.lo})")
+            check(known <= d.lo, op, lambda: f"split_lengths {lengths} sum to {known}, more than data dimension "
+                                             f"{ax} ({d.lo})")
             lengths[lengths.index(-1)] = d.lo - known
-        check(sum(lengths) == d.lo, op, f"split_lengths {lengths} sum to {sum(lengths)}, data dimension {ax} "
-              f"is {d.lo}")
+        check(sum(lengths) == d.lo, op, lambda: f"split_lengths {lengths} sum to {sum(lengths)}, data dimension {ax} "
+                                                f"is {d.lo}")
     return [PartialShape(list(shape[:ax]) + [Dimension() if v == -1 else Dimension(v, v)] + list(shape[ax + 1:]))
             for v in lengths]
 
@@ -231,7 +232,7 @@ def tile_shape(data, repeats):
         if shape.rank_is_static and n is not None:
             return PartialShape.dynamic(max(len(shape), n))
         return PartialShape.dynamic()
-    check(all(r >= 0 for r in reps), op, f"repeats must be >= 0, got {list(reps)}")
+    check(all(r >= 0 for r in reps), op, lambda: f"repeats must be >= 0, got {list(reps)}")
     if not shape.rank_is_static:
         return PartialShape.dynamic()
     n = max(len(shape), len(reps))
@@ -266,23 +267,24 @@ def _plus(d: Dimension, k: int) -> Dimension:
 def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
     if pad_value is not None:
         check(not pad_value.shape.rank_is_static or len(pad_value.shape) == 0, op,
-              f"pad_value must be a scalar, got shape {pad_value.shape}")
+              lambda: f"pad_value must be a scalar, got shape {pad_value.shape}")
         # other modes ignore it: OpenVINO's converter writes it for reflect/edge/symmetric too, and OpenVINO reads it
     check_1d(op, "pads_begin", pads_begin)
     check_1d(op, "pads_end", pads_end)
     if data.element_type == "string":
-        check(pad_mode == "constant", op, f"string data can only be padded with pad_mode 'constant', got {pad_mode!r}")
+        check(pad_mode == "constant", op,
+              lambda: f"string data can only be padded with pad_mode 'constant', got {pad_mode!r}")
     shape = data.shape
     pb, pe = ints_of(pads_begin), ints_of(pads_end)
     for name, v in (("pads_begin", pb), ("pads_end", pe)):
         if v is not None and not negative:
-            check(all(p >= 0 for p in v), op, f"{name} must be >= 0 (negative pads need Pad-12), got {list(v)}")
+            check(all(p >= 0 for p in v), op, lambda: f"{name} must be >= 0 (negative pads need Pad-12), got {list(v)}")
     if not shape.rank_is_static:
         return PartialShape.dynamic()
     r = len(shape)
     for name, info in (("pads_begin", pads_begin), ("pads_end", pads_end)):
         n = rank_of(info)
-        check(n is None or n == r, op, f"{name} must have {r} elements (the rank of data), got {n}")
+        check(n is None or n == r, op, lambda: f"{name} must have {r} elements (the rank of data), got {n}")
     if pb is None or pe is None:
         return PartialShape.dynamic(r)
     out = []
@@ -290,13 +292,16 @@ def _pad(op, data, pads_begin, pads_end, pad_value, pad_mode, negative):
         if d.is_static:
             n = d.lo
             if pad_mode == "edge":
-                check(n >= 1 or (b <= 0 and e <= 0), op, f"pad_mode 'edge' needs data dimension {i} >= 1 to pad it")
+                check(n >= 1 or (b <= 0 and e <= 0), op,
+                      lambda: f"pad_mode 'edge' needs data dimension {i} >= 1 to pad it")
             if pad_mode == "reflect":
-                check(b < n and e < n, op, f"pad_mode 'reflect' needs pads_begin[{i}] = {b} and pads_end[{i}] = {e} "
-                      f"below data dimension {i} ({n})")
+                check(b < n and e < n, op,
+                      lambda: f"pad_mode 'reflect' needs pads_begin[{i}] = {b} and pads_end[{i}] = {e} "
+                              f"below data dimension {i} ({n})")
             if pad_mode == "symmetric":
-                check(b <= n and e <= n, op, f"pad_mode 'symmetric' needs pads_begin[{i}] = {b} and pads_end[{i}] "
-                      f"= {e} at most data dimension {i} ({n})")
+                check(b <= n and e <= n, op,
+                      lambda: f"pad_mode 'symmetric' needs pads_begin[{i}] = {b} and pads_end[{i}] "
+                              f"= {e} at most data dimension {i} ({n})")
         out.append(_plus(d, b + e))
     return PartialShape(out)
 
@@ -351,12 +356,12 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
         check_1d(op, "axes_mapping", axes_mapping)
     else:   # OpenVINO writes Broadcast-1 with a scalar u8 axes_mapping 0 in every mode (it is ignored)
         check(axes_mapping is None or op == "Broadcast-1", op,
-              f"axes_mapping is only for mode 'explicit', got mode {mode!r}")
+              lambda: f"axes_mapping is only for mode 'explicit', got mode {mode!r}")
     target = ints_of(target_shape)
     shape = data.shape
     n = rank_of(target_shape)
     if target is not None:
-        check(all(t >= 0 for t in target), op, f"target_shape must be >= 0, got {list(target)}")
+        check(all(t >= 0 for t in target), op, lambda: f"target_shape must be >= 0, got {list(target)}")
     if explicit:
         out = PartialShape(target) if target is not None else PartialShape.dynamic(n)
         amap = ints_of(axes_mapping)
@@ -364,17 +369,19 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
                 and n is not None:
             m = axes_mapping.shape[0].lo
             expected = 1 if len(shape) == 0 and m > 0 else len(shape)
-            check(m == expected, op, f"axes_mapping must have {expected} elements (the rank of data), got {m}")
+            check(m == expected, op, lambda: f"axes_mapping must have {expected} elements (the rank of data), got {m}")
             if target is not None and amap is not None:
-                check(list(amap) == sorted(amap), op, f"axes_mapping {list(amap)} must be sorted (no transposes)")
+                check(list(amap) == sorted(amap), op,
+                      lambda: f"axes_mapping {list(amap)} must be sorted (no transposes)")
                 for i, t in enumerate(amap):
-                    check(0 <= t < len(target), op, f"axes_mapping[{i}] = {t} is out of range for target_shape "
-                          f"of {len(target)} elements")
+                    check(0 <= t < len(target), op, lambda: f"axes_mapping[{i}] = {t} is out of range for target_shape "
+                                                            f"of {len(target)} elements")
                     if len(shape):
                         check(shape[i].compatible(target[t]) or shape[i].compatible(1), op,
-                              f"data dimension {i} ({shape[i]}) cannot be broadcast to target_shape[{t}] = {target[t]}")
+                              lambda: f"data dimension {i} ({shape[i]}) cannot be broadcast to target_shape[{t}] = "
+                                      f"{target[t]}")
                     else:
-                        check(target[t] == 1, op, f"scalar data: target_shape[{t}] must be 1, got {target[t]}")
+                        check(target[t] == 1, op, lambda: f"scalar data: target_shape[{t}] must be 1, got {target[t]}")
         return out
     if target is None:
         if mode == "bidirectional" and n is not None and shape.rank_is_static:
@@ -382,11 +389,13 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
         return PartialShape.dynamic(n)
     if mode == "numpy":
         if shape.rank_is_static:
-            check(len(target) >= len(shape), op, f"target_shape {list(target)} has a smaller rank than data {shape}")
+            check(len(target) >= len(shape), op,
+                  lambda: f"target_shape {list(target)} has a smaller rank than data {shape}")
             for i, d in enumerate(shape):
                 t = target[len(target) - len(shape) + i]
-                check(d.compatible(1) or d.compatible(t), op, f"data dimension {i} ({d}) cannot be broadcast to "
-                      f"{t} (numpy mode: it must be 1 or {t})")
+                check(d.compatible(1) or d.compatible(t), op,
+                      lambda: f"data dimension {i} ({d}) cannot be broadcast to "
+                              f"{t} (numpy mode: it must be 1 or {t})")
         return PartialShape(target)
     if mode == "bidirectional":
         if not shape.rank_is_static:
@@ -395,7 +404,8 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
     # pdpd: data aligned at axis 0 of the target; a 1 on either side stretches
     if not shape.rank_is_static:
         return PartialShape.dynamic(len(target))
-    check(len(target) == len(shape), op, f"mode 'pdpd' needs target_shape {list(target)} of the rank of data {shape}")
+    check(len(target) == len(shape), op,
+          lambda: f"mode 'pdpd' needs target_shape {list(target)} of the rank of data {shape}")
     out = []
     for i, (d, t) in enumerate(zip(shape, target)):
         if d == 1:
@@ -404,7 +414,7 @@ def _broadcast(op, data, target_shape, axes_mapping, mode):
             out.append(d)
         else:
             m = d.merge(t)
-            check(m is not None, op, f"data dimension {i} ({d}) cannot be broadcast to {t} (pdpd: 1 or {t})")
+            check(m is not None, op, lambda: f"data dimension {i} ({d}) cannot be broadcast to {t} (pdpd: 1 or {t})")
             out.append(m)
     return PartialShape(out)
 
@@ -456,10 +466,10 @@ def roll_shape(data, shift, axes):
     op = "Roll-7"
     for name, info in (("shift", shift), ("axes", axes)):
         check(not info.shape.rank_is_static or len(info.shape) <= 1, op,
-              f"input {name!r} must be a scalar or 1-D, got shape {info.shape}")
+              lambda: f"input {name!r} must be a scalar or 1-D, got shape {info.shape}")
     ss, as_ = shift.shape, axes.shape
     if ss.rank_is_static and len(ss) == 1 and as_.rank_is_static and len(as_) == 1:
-        check(ss[0].compatible(as_[0]), op, f"shift {ss} and axes {as_} must have the same number of elements")
+        check(ss[0].compatible(as_[0]), op, lambda: f"shift {ss} and axes {as_} must have the same number of elements")
     a = ints_of(axes)
     if a is not None and data.shape.rank_is_static:
         for v in a:
@@ -486,22 +496,22 @@ def reverse_shape(data, reverse_axes, *, mode):
     op = "Reverse-1"
     check_1d(op, "reverse_axes", reverse_axes)
     if mode == "mask":
-        check(reverse_axes.element_type == "boolean", op, f"mode 'mask' needs a boolean reverse_axes, got "
-              f"{reverse_axes.element_type}")
+        check(reverse_axes.element_type == "boolean", op, lambda: f"mode 'mask' needs a boolean reverse_axes, got "
+                                                                  f"{reverse_axes.element_type}")
     else:
-        check(reverse_axes.element_type in T_INT, op, f"mode 'index' needs integer reverse_axes, got "
-              f"{reverse_axes.element_type}")
+        check(reverse_axes.element_type in T_INT, op, lambda: f"mode 'index' needs integer reverse_axes, got "
+                                                              f"{reverse_axes.element_type}")
     shape = data.shape
     if shape.rank_is_static:
         n = rank_of(reverse_axes)
         if mode == "mask":
-            check(n is None or n == len(shape), op, f"mode 'mask' needs {len(shape)} mask values (the rank of "
-                  f"data), got {n}")
+            check(n is None or n == len(shape), op, lambda: f"mode 'mask' needs {len(shape)} mask values (the rank of "
+                                                            f"data), got {n}")
         else:
             a = ints_of(reverse_axes)
             if a is not None:
-                check(all(0 <= v < len(shape) for v in a), op, f"reverse_axes {list(a)} must be in [0, "
-                      f"{len(shape) - 1}] for data {shape}")
+                check(all(0 <= v < len(shape) for v in a), op, lambda: f"reverse_axes {list(a)} must be in [0, "
+                                                                       f"{len(shape) - 1}] for data {shape}")
     return shape
 
 
@@ -527,16 +537,17 @@ def reverse_sequence_shape(data, seq_lengths, *, batch_axis, seq_axis):
     check_1d(op, "seq_lengths", seq_lengths)
     shape = data.shape
     if not shape.rank_is_static:     # (OpenVINO cannot place a negative seq_axis without the rank)
-        check(seq_axis >= 0, op, f"a negative seq_axis ({seq_axis}) needs data of known rank, got {shape}")
+        check(seq_axis >= 0, op, lambda: f"a negative seq_axis ({seq_axis}) needs data of known rank, got {shape}")
         return shape
-    check(len(shape) >= 2, op, f"data must have rank >= 2, got {shape}")
+    check(len(shape) >= 2, op, lambda: f"data must have rank >= 2, got {shape}")
     b = normalize_axis(op, "batch_axis", batch_axis, len(shape))
     normalize_axis(op, "seq_axis", seq_axis, len(shape))
     out = list(shape)
     if seq_lengths.shape.rank_is_static:
         m = shape[b].merge(seq_lengths.shape[0])
-        check(m is not None, op, f"seq_lengths has {seq_lengths.shape[0]} elements, data dimension {b} (batch_axis) "
-              f"is {shape[b]}")
+        check(m is not None, op,
+              lambda: f"seq_lengths has {seq_lengths.shape[0]} elements, data dimension {b} (batch_axis) "
+                      f"is {shape[b]}")
         out[b] = m
     return PartialShape(out)
 
@@ -577,7 +588,7 @@ def unique_shape(data, axis=None, *, sorted, index_element_type, count_element_t
     must be i32 or i64. Known small data values are folded into all four outputs."""
     op = "Unique-10"
     for name, t in (("index_element_type", index_element_type), ("count_element_type", count_element_type)):
-        check(t in IDX, op, f"{name} must be i32 or i64, got {t}")
+        check(t in IDX, op, lambda: f"{name} must be i32 or i64, got {t}")
     shape = data.shape
     size = product(shape.to_shape()) if shape.is_static else 0
     # (as OpenVINO bounds them: by the element count, known only for a static non-empty shape)

@@ -18,22 +18,22 @@ def _gather(op, data, indices, axis, batch_dims, negative):
     b = batch_dims
     if b < 0 and is_.rank_is_static:
         b += len(is_)
-        check(b >= 0, op, f"batch_dims ({batch_dims}) must be >= {-len(is_)} (minus the rank of indices)")
+        check(b >= 0, op, lambda: f"batch_dims ({batch_dims}) must be >= {-len(is_)} (minus the rank of indices)")
     a = ints_of(axis)
     ax = None
     if a is not None:
         ax = normalize_axis(op, "axis", a[0], len(ds)) if ds.rank_is_static else a[0]
-        check(b <= ax or b < 0 or ax < 0, op, f"batch_dims ({batch_dims}) must be <= axis ({a[0]}) after "
-              "normalization")
+        check(b <= ax or b < 0 or ax < 0, op, lambda: f"batch_dims ({batch_dims}) must be <= axis ({a[0]}) after "
+                                                      "normalization")
     if is_.rank_is_static and b >= 0:
-        check(b <= len(is_), op, f"batch_dims ({batch_dims}) must be <= the rank of indices ({len(is_)})")
+        check(b <= len(is_), op, lambda: f"batch_dims ({batch_dims}) must be <= the rank of indices ({len(is_)})")
     if ds.rank_is_static and is_.rank_is_static:
-        check(b <= len(ds), op, f"batch_dims ({batch_dims}) must be <= the rank of data ({len(ds)})")
+        check(b <= len(ds), op, lambda: f"batch_dims ({batch_dims}) must be <= the rank of data ({len(ds)})")
         rank = len(ds) + len(is_) - 1 - b
         out = [Dimension()] * rank
         for i in range(b):
             m = ds[i].merge(is_[i])
-            check(m is not None, op, f"data {ds} and indices {is_} must be equal on the {b} batch dimensions")
+            check(m is not None, op, lambda: f"data {ds} and indices {is_} must be equal on the {b} batch dimensions")
             out[i] = m
         if ax is not None:
             out = out[:b] + list(ds[b:ax]) + list(is_[b:]) + list(ds[ax + 1:])
@@ -98,18 +98,19 @@ def gather_elements_shape(data, indices, *, axis):
     op = "GatherElements-6"
     ds, is_ = data.shape, indices.shape
     if ds.rank_is_static:
-        check(len(ds) >= 1, op, f"data must have rank >= 1, got {ds}")
+        check(len(ds) >= 1, op, lambda: f"data must have rank >= 1, got {ds}")
         ax = normalize_axis(op, "axis", axis, len(ds))
-    check(not is_.rank_is_static or len(is_) >= 1, op, f"indices must have rank >= 1, got {is_}")
+    check(not is_.rank_is_static or len(is_) >= 1, op, lambda: f"indices must have rank >= 1, got {is_}")
     if not ds.rank_is_static:
         return PartialShape.dynamic() if not is_.rank_is_static else is_
     if not is_.rank_is_static:
         return PartialShape([Dimension() if i == ax else d for i, d in enumerate(ds)])
-    check(len(ds) == len(is_), op, f"data {ds} and indices {is_} must have the same rank")
+    check(len(ds) == len(is_), op, lambda: f"data {ds} and indices {is_} must have the same rank")
     out = []
     for i, (d, k) in enumerate(zip(ds, is_)):
         m = k if i == ax else d.merge(k)
-        check(m is not None, op, f"data {ds} and indices {is_} must be equal except on axis {axis} (dimension {i})")
+        check(m is not None, op,
+              lambda: f"data {ds} and indices {is_} must be equal except on axis {axis} (dimension {i})")
         out.append(m)
     return PartialShape(out)
 
@@ -130,22 +131,23 @@ GATHER_ELEMENTS_6 = OpSchema(
 def _gather_nd(op, data, indices, batch_dims, fuse):
     ds, is_ = data.shape, indices.shape
     b = batch_dims
-    check(b >= 0, op, f"batch_dims must be >= 0, got {b}")
+    check(b >= 0, op, lambda: f"batch_dims must be >= 0, got {b}")
     if ds.rank_is_static:
         check(len(ds) > 0, op, "data rank must be at least 1")
-        check(len(ds) > b, op, f"batch_dims ({b}) must be below the rank of data ({len(ds)})")
+        check(len(ds) > b, op, lambda: f"batch_dims ({b}) must be below the rank of data ({len(ds)})")
     if is_.rank_is_static:
         check(len(is_) > 0, op, "indices rank must be at least 1")
-        check(len(is_) > b, op, f"batch_dims ({b}) must be below the rank of indices ({len(is_)})")
+        check(len(is_) > b, op, lambda: f"batch_dims ({b}) must be below the rank of indices ({len(is_)})")
     if not (ds.rank_is_static and is_.rank_is_static and is_[len(is_) - 1].is_static):
         return PartialShape.dynamic()
     k = is_[len(is_) - 1].lo
-    check(k + b <= len(ds), op, f"index tuples of length {k} address more than the {len(ds) - b} non-batch axes of "
-          f"data {ds}")
+    check(k + b <= len(ds), op,
+          lambda: f"index tuples of length {k} address more than the {len(ds) - b} non-batch axes of "
+                  f"data {ds}")
     batch = []
     for i in range(b):
         m = ds[i].merge(is_[i])
-        check(m is not None, op, f"batch dimensions of data {ds} and indices {is_} must be the same")
+        check(m is not None, op, lambda: f"batch dimensions of data {ds} and indices {is_} must be the same")
         batch.append(m)
     rest = list(is_[b:len(is_) - 1]) + list(ds[b + k:])
     if fuse and b > 1:
@@ -194,10 +196,11 @@ def _check_updates(op, expected, updates):
     us = updates.shape
     if expected is None or not us.rank_is_static:
         return
-    check(len(us) == len(expected), op, f"updates must have rank {len(expected)} ({PartialShape(expected)}), "
-          f"got {us}")
+    check(len(us) == len(expected), op, lambda: f"updates must have rank {len(expected)} ({PartialShape(expected)}), "
+                                                f"got {us}")
     for i, (u, e) in enumerate(zip(us, expected)):
-        check(u.compatible(e), op, f"updates dimension {i} is {u}, expected {e} (updates shape {PartialShape(expected)})")
+        check(u.compatible(e), op,
+              lambda: f"updates dimension {i} is {u}, expected {e} (updates shape {PartialShape(expected)})")
 
 
 def scatter_update_shape(data, indices, updates, axis):
@@ -213,8 +216,9 @@ def scatter_update_shape(data, indices, updates, axis):
         if is_.rank_is_static:
             _check_updates(op, list(ds[:ax]) + list(is_) + list(ds[ax + 1:]), updates)
     elif ds.rank_is_static and is_.rank_is_static and updates.shape.rank_is_static:
-        check(len(updates.shape) == len(ds) + len(is_) - 1, op, f"updates must have rank {len(ds) + len(is_) - 1} "
-              f"(data rank + indices rank - 1), got {updates.shape}")
+        check(len(updates.shape) == len(ds) + len(is_) - 1, op,
+              lambda: f"updates must have rank {len(ds) + len(is_) - 1} "
+                      f"(data rank + indices rank - 1), got {updates.shape}")
     return ds
 
 
@@ -238,15 +242,16 @@ NOT_REDUCIBLE = ("string", "u1", "nf4", "u4", "i4")
 def _scatter_nd(op, data, indices, updates, reduction):
     ds, is_ = data.shape, indices.shape
     if reduction != "none":
-        check(data.element_type not in NOT_REDUCIBLE, op, f"reduction {reduction!r} needs numeric data of at least "
-              f"a byte, got {data.element_type}")
+        check(data.element_type not in NOT_REDUCIBLE, op,
+              lambda: f"reduction {reduction!r} needs numeric data of at least "
+                      f"a byte, got {data.element_type}")
     if ds.rank_is_static:
-        check(len(ds) >= 1, op, f"data must have rank >= 1, got {ds}")
+        check(len(ds) >= 1, op, lambda: f"data must have rank >= 1, got {ds}")
     if is_.rank_is_static:
-        check(len(is_) >= 1, op, f"indices must have rank >= 1, got {is_}")
+        check(len(is_) >= 1, op, lambda: f"indices must have rank >= 1, got {is_}")
     if ds.rank_is_static and is_.rank_is_static and is_[len(is_) - 1].is_static:
         k = is_[len(is_) - 1].lo
-        check(k <= len(ds), op, f"index tuples of length {k} address more than the {len(ds)} axes of data {ds}")
+        check(k <= len(ds), op, lambda: f"index tuples of length {k} address more than the {len(ds)} axes of data {ds}")
         _check_updates(op, list(is_[:len(is_) - 1]) + list(ds[k:]), updates)
     return ds
 
@@ -294,13 +299,14 @@ ELEMENTS_REDUCTIONS = ("none", "sum", "prod", "min", "max", "mean")
 def _scatter_elements(op, data, indices, updates, axis, reduction):
     _scalar_like(op, "axis", axis)
     if reduction != "none":
-        check(data.element_type not in NOT_REDUCIBLE, op, f"reduction {reduction!r} needs numeric data of at least "
-              f"a byte, got {data.element_type}")
+        check(data.element_type not in NOT_REDUCIBLE, op,
+              lambda: f"reduction {reduction!r} needs numeric data of at least "
+                      f"a byte, got {data.element_type}")
     check(not (reduction == "mean" and data.element_type == "boolean"), op, "reduction 'mean' has no boolean version")
     ds, is_, us = data.shape, indices.shape, updates.shape
     if ds.rank_is_static and is_.rank_is_static:
-        check(len(ds) == len(is_), op, f"indices {is_} must have the rank of data {ds}")
-    check(is_.compatible(us), op, f"updates {us} must have the shape of indices {is_}")
+        check(len(ds) == len(is_), op, lambda: f"indices {is_} must have the rank of data {ds}")
+    check(is_.compatible(us), op, lambda: f"updates {us} must have the shape of indices {is_}")
     a = ints_of(axis)
     if a is not None and ds.rank_is_static:
         normalize_axis(op, "axis", a[0], len(ds))
@@ -354,19 +360,20 @@ def gather_tree_shape(step_ids, parent_ids, max_seq_len, end_token):
         a, b = b, a
     if a.rank_is_static:
         ok = not b.rank_is_static or len(a) == len(b) and all(x.compatible(y) for x, y in zip(a, b))
-        check(ok and len(a) == 3, op, f"step_ids {step_ids.shape} and parent_ids {parent_ids.shape} must have the "
-              "same shape of rank 3 [MAX_TIME, BATCH_SIZE, BEAM_WIDTH]")
+        check(ok and len(a) == 3, op,
+              lambda: f"step_ids {step_ids.shape} and parent_ids {parent_ids.shape} must have the "
+                      "same shape of rank 3 [MAX_TIME, BATCH_SIZE, BEAM_WIDTH]")
         out = [x if not b.rank_is_static else x.merge(y) for x, y in zip(a, b if b.rank_is_static else a)]
     else:
         out = None
     m = max_seq_len.shape
-    check(not m.rank_is_static or len(m) == 1, op, f"max_seq_len must be 1-D, got {m}")
+    check(not m.rank_is_static or len(m) == 1, op, lambda: f"max_seq_len must be 1-D, got {m}")
     if out is not None and m.rank_is_static:
         batch = out[1].merge(m[0])
-        check(batch is not None, op, f"max_seq_len has {m[0]} elements, BATCH_SIZE is {out[1]}")
+        check(batch is not None, op, lambda: f"max_seq_len has {m[0]} elements, BATCH_SIZE is {out[1]}")
         out[1] = batch
     check(not end_token.shape.rank_is_static or len(end_token.shape) == 0, op,
-          f"end_token must be a scalar, got {end_token.shape}")
+          lambda: f"end_token must be a scalar, got {end_token.shape}")
     return PartialShape.dynamic() if out is None else PartialShape(out)
 
 

@@ -120,10 +120,12 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
             check_1d(op, name, info)
     # without a stride input, OpenVINO makes default strides of begin's (or else end's) length: one of them must
     # be of known rank (OpenVINO rejects begin and end both of dynamic rank, and takes end [2] with begin [...])
-    check(stride is not None or begin.shape.rank_is_static or end.shape.rank_is_static, op, "input 'begin' or "
-          f"'end' must be 1-D when there is no stride input (the default strides take its length), got shapes "
-          f"{begin.shape} and {end.shape}")
-    check(sum(1 for v in ellipsis_mask if v) <= 1, op, f"ellipsis_mask {list(ellipsis_mask)} sets more than one axis")
+    check(stride is not None or begin.shape.rank_is_static or end.shape.rank_is_static, op,
+          lambda: "input 'begin' or "
+                  f"'end' must be 1-D when there is no stride input (the default strides take its length), got shapes "
+                  f"{begin.shape} and {end.shape}")
+    check(sum(1 for v in ellipsis_mask if v) <= 1, op,
+          lambda: f"ellipsis_mask {list(ellipsis_mask)} sets more than one axis")
     shape = data.shape
     if not shape.rank_is_static:
         return PartialShape.dynamic()
@@ -133,23 +135,24 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
     lens = [None if i is None or not i.shape.rank_is_static or not i.shape[0].is_static else i.shape[0].lo
             for i in (begin, end)]
     if None not in lens:
-        check(lens[0] == lens[1], op, f"begin and end must have the same length, got {lens[0]} and {lens[1]}")
+        check(lens[0] == lens[1], op, lambda: f"begin and end must have the same length, got {lens[0]} and {lens[1]}")
     number = lens[0] if lens[0] is not None else lens[1]
-    check(number is None or number <= MAX_RANK, op, f"begin has {number} entries: more than the {MAX_RANK} axes "
-          f"a shape may have")
+    check(number is None or number <= MAX_RANK, op,
+          lambda: f"begin has {number} entries: more than the {MAX_RANK} axes "
+                  f"a shape may have")
     if s is not None:
-        check(number is None or number == len(s), op, f"stride must have as many elements as begin and end "
-              f"({number}), got {len(s)}")
+        check(number is None or number == len(s), op, lambda: f"stride must have as many elements as begin and end "
+                                                              f"({number}), got {len(s)}")
         number = len(s)
     if number is None:
         return PartialShape.dynamic()
     if s is not None:
-        check(all(v != 0 for v in s), op, f"stride must be non-zero, got {list(s)}")
+        check(all(v != 0 for v in s), op, lambda: f"stride must be non-zero, got {list(s)}")
     nm, sm, el = (_mask(m, number) for m in (new_axis_mask, shrink_axis_mask, ellipsis_mask))
     bm, em = _mask(begin_mask, number), _mask(end_mask, number)
     if not any(el):
-        check(rank + sum(nm) >= number, op, f"begin/end have {number} elements, more than the rank of data "
-              f"({rank}) plus new axes ({sum(nm)})")
+        check(rank + sum(nm) >= number, op, lambda: f"begin/end have {number} elements, more than the rank of data "
+                                                    f"({rank}) plus new axes ({sum(nm)})")
     out, k = [], 0
     for i in range(number):
         if el[i]:
@@ -164,11 +167,11 @@ def strided_slice_shape(data, begin, end, stride=None, *, begin_mask, end_mask, 
         elif sm[i]:
             if k < rank and shape[k].is_static and b is not None:
                 n = shape[k].lo
-                check(-n <= b[i] < n, op, f"shrink_axis_mask: begin[{i}] = {b[i]} is out of range for data "
-                      f"dimension {k} ({n})")
+                check(-n <= b[i] < n, op, lambda: f"shrink_axis_mask: begin[{i}] = {b[i]} is out of range for data "
+                                                  f"dimension {k} ({n})")
             k += 1
         else:
-            check(k < rank, op, f"begin/end address more axes than data {shape} has")
+            check(k < rank, op, lambda: f"begin/end address more axes than data {shape} has")
             d = shape[k]
             if (b is not None or bm[i]) and (e is not None or em[i]) and s is not None:
                 top = INT64_MAX if d.hi is None else d.hi
@@ -221,10 +224,12 @@ def _slice(op, data, start, stop, step, axes):
     for name, info in infos:
         check_1d(op, name, info)
         if shape.rank_is_static and info.shape.rank_is_static:
-            check(info.shape[0].lo <= len(shape), op, f"{name} has {info.shape[0]} elements, more than the rank "
-                  f"of data ({len(shape)})")
+            check(info.shape[0].lo <= len(shape), op,
+                  lambda: f"{name} has {info.shape[0]} elements, more than the rank "
+                          f"of data ({len(shape)})")
     for (n1, i1), (n2, i2) in itertools.combinations(infos, 2):
-        check(i1.shape.compatible(i2.shape), op, f"{n1} {i1.shape} and {n2} {i2.shape} must have the same length")
+        check(i1.shape.compatible(i2.shape), op,
+              lambda: f"{n1} {i1.shape} and {n2} {i2.shape} must have the same length")
     if not shape.rank_is_static:
         return PartialShape.dynamic(), set()
     rank = len(shape)
@@ -233,14 +238,14 @@ def _slice(op, data, start, stop, step, axes):
         ax = ints_of(axes)
         if ax is not None:
             ax = [normalize_axis(op, "axes value", a, rank) for a in ax]
-            check(len(set(ax)) == len(ax), op, f"axes values must be unique, got {list(ints_of(axes))}")
+            check(len(set(ax)) == len(ax), op, lambda: f"axes values must be unique, got {list(ints_of(axes))}")
     else:   # default axes 0, 1, ...: as many as start/stop/step have elements, when that is known
         n = len(b) if b is not None else rank_of(start, stop, step)
         ax = None if n is None else list(range(n))
     if ax is None:
         return PartialShape([Dimension(0, d.hi) for d in shape]), set()
     if s is not None:
-        check(all(v != 0 for v in s), op, f"step must be non-zero, got {list(s)}")
+        check(all(v != 0 for v in s), op, lambda: f"step must be non-zero, got {list(s)}")
     out, empty = list(shape), set()
     for i, a in enumerate(ax):
         if b is not None and e is not None and s is not None:
@@ -290,8 +295,9 @@ def slice_scatter_shape(data, updates, start, stop, step, axes=None):
         shape = PartialShape.dynamic(len(updates.shape))
     sliced, empty = _slice(op, TensorInfo(data.element_type, shape), start, stop, step, axes)
     empty = empty if updates.shape.rank_is_static else set()
-    check(not empty and sliced.compatible(updates.shape), op, f"updates {updates.shape} must have the shape of the "
-          f"slice {sliced}{' (empty on axes ' + str(sorted(empty)) + ')' if empty else ''}")
+    check(not empty and sliced.compatible(updates.shape), op,
+          lambda: f"updates {updates.shape} must have the shape of the "
+                  f"slice {sliced}{' (empty on axes ' + str(sorted(empty)) + ')' if empty else ''}")
     return shape
 
 

@@ -21,21 +21,22 @@ def _block_inputs(op, data, block_shape, begin, end, names):
     for name, info in zip(names, (block_shape, begin, end)):
         check_1d(op, name, info)
     sizes = {i.shape[0] for i in (block_shape, begin, end) if i.shape.rank_is_static and i.shape[0].is_static}
-    check(len(sizes) <= 1, op, f"{', '.join(names)} must have the same number of elements, "
-          f"got {block_shape.shape}, {begin.shape} and {end.shape}")
+    check(len(sizes) <= 1, op, lambda: f"{', '.join(names)} must have the same number of elements, "
+                                       f"got {block_shape.shape}, {begin.shape} and {end.shape}")
     if data.shape.rank_is_static:
-        check(len(data.shape) >= 2, op, f"data must have rank >= 2, got {data.shape}")
+        check(len(data.shape) >= 2, op, lambda: f"data must have rank >= 2, got {data.shape}")
         n = rank_of(block_shape, begin, end)
-        check(n is None or n == len(data.shape), op, f"{names[0]} must have as many elements as data has "
-              f"dimensions ({len(data.shape)}), got {n}")
+        check(n is None or n == len(data.shape), op, lambda: f"{names[0]} must have as many elements as data has "
+                                                             f"dimensions ({len(data.shape)}), got {n}")
     blocks, b, e = ints_of(block_shape), ints_of(begin), ints_of(end)
     if blocks is not None:
-        check(all(v >= 1 for v in blocks), op, f"{names[0]} values must be >= 1, got {list(blocks)}")
-        check(blocks[0] == 1, op, f"{names[0]}[0] must be 1 (the batch axis is not split), got {blocks[0]}")
+        check(all(v >= 1 for v in blocks), op, lambda: f"{names[0]} values must be >= 1, got {list(blocks)}")
+        check(blocks[0] == 1, op, lambda: f"{names[0]}[0] must be 1 (the batch axis is not split), got {blocks[0]}")
     for name, vals in zip(names[1:], (b, e)):
         if vals is not None:
-            check(all(v >= 0 for v in vals), op, f"{name} values must be >= 0, got {list(vals)}")
-            check(vals[0] == 0, op, f"{name}[0] must be 0 (the batch axis is not padded or cropped), got {vals[0]}")
+            check(all(v >= 0 for v in vals), op, lambda: f"{name} values must be >= 0, got {list(vals)}")
+            check(vals[0] == 0, op,
+                  lambda: f"{name}[0] must be 0 (the batch axis is not padded or cropped), got {vals[0]}")
     return blocks, b, e
 
 
@@ -89,8 +90,8 @@ def batch_to_space_shape(data, block_shape, crops_begin, crops_end):
     out = [batch]
     for i, g in enumerate(grown, start=1):
         crop = cb[i] + ce[i]
-        check(g.is_dynamic or crop <= g.lo, op, f"crops_begin[{i}] + crops_end[{i}] = {crop} must be <= "
-              f"block_shape[{i}] * data dimension {i} = {g}")
+        check(g.is_dynamic or crop <= g.lo, op, lambda: f"crops_begin[{i}] + crops_end[{i}] = {crop} must be <= "
+                                                        f"block_shape[{i}] * data dimension {i} = {g}")
         out.append(g - crop)
     return PartialShape(out)
 
@@ -133,11 +134,11 @@ def depth_to_space_shape(data, *, block_size, mode):
     block_size > 0 and C must be a multiple of block_size^K (an interval is divided bound by bound). Dynamic
     rank stays dynamic."""
     op = "DepthToSpace-1"
-    check(block_size > 0, op, f"block_size must be > 0, got {block_size}")
+    check(block_size > 0, op, lambda: f"block_size must be > 0, got {block_size}")
     shape = data.shape
     if not shape.rank_is_static:
         return PartialShape.dynamic()
-    check(len(shape) >= 3, op, f"data must have rank >= 3, got {shape}")
+    check(len(shape) >= 3, op, lambda: f"data must have rank >= 3, got {shape}")
     divisor = block_size ** (len(shape) - 2)
     channels = divide(op, f"depth (dimension 1, block_size^{len(shape) - 2} = {divisor})", shape[1], divisor)
     return PartialShape([shape[0], channels] + [d * block_size for d in shape[2:]])
@@ -148,11 +149,11 @@ def space_to_depth_shape(data, *, block_size, mode):
     block_size > 0 and each spatial dimension must be a multiple of block_size (an interval is divided bound
     by bound). Dynamic rank stays dynamic."""
     op = "SpaceToDepth-1"
-    check(block_size > 0, op, f"block_size must be > 0, got {block_size}")
+    check(block_size > 0, op, lambda: f"block_size must be > 0, got {block_size}")
     shape = data.shape
     if not shape.rank_is_static:
         return PartialShape.dynamic()
-    check(len(shape) >= 3, op, f"data must have rank >= 3, got {shape}")
+    check(len(shape) >= 3, op, lambda: f"data must have rank >= 3, got {shape}")
     spatial = [divide(op, f"spatial dimension {i}", d, block_size) for i, d in enumerate(shape[2:], start=2)]
     return PartialShape([shape[0], shape[1] * block_size ** (len(shape) - 2)] + spatial)
 
@@ -192,32 +193,33 @@ def col2im_shape(data, output_size, kernel_size, *, strides, dilations, pads_beg
     op = "Col2Im-15"
     for name, v in (("strides", strides), ("dilations", dilations), ("pads_begin", pads_begin),
                     ("pads_end", pads_end)):
-        check(len(v) == 2, op, f"attribute {name!r} must have 2 elements, got {list(v)}")
-    check(all(v > 0 for v in strides), op, f"strides must be > 0, got {list(strides)}")
-    check(all(v > 0 for v in dilations), op, f"dilations must be > 0, got {list(dilations)}")
-    check(all(v >= 0 for v in pads_begin + pads_end), op, f"pads must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
+        check(len(v) == 2, op, lambda: f"attribute {name!r} must have 2 elements, got {list(v)}")
+    check(all(v > 0 for v in strides), op, lambda: f"strides must be > 0, got {list(strides)}")
+    check(all(v > 0 for v in dilations), op, lambda: f"dilations must be > 0, got {list(dilations)}")
+    check(all(v >= 0 for v in pads_begin + pads_end), op,
+          lambda: f"pads must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
     check_1d(op, "output_size", output_size, 2)
     check_1d(op, "kernel_size", kernel_size, 2)
     shape = data.shape
     if not shape.rank_is_static:
         return PartialShape.dynamic()
-    check(len(shape) in (2, 3), op, f"data must be 2-D (unbatched) or 3-D (batched), got {shape}")
+    check(len(shape) in (2, 3), op, lambda: f"data must be 2-D (unbatched) or 3-D (batched), got {shape}")
     size, kernel = ints_of(output_size), ints_of(kernel_size)
     if size is not None:
-        check(all(v > 0 for v in size), op, f"output_size values must be > 0, got {list(size)}")
+        check(all(v > 0 for v in size), op, lambda: f"output_size values must be > 0, got {list(size)}")
     if kernel is not None:
-        check(all(v > 0 for v in kernel), op, f"kernel_size values must be > 0, got {list(kernel)}")
+        check(all(v > 0 for v in kernel), op, lambda: f"kernel_size values must be > 0, got {list(kernel)}")
     *batch, ckk, length = shape
     # OpenVINO divides only a static C*kh*kw; an interval gives an unknown channel count.
     channels = Dimension() if kernel is None or not ckk.is_static else divide(
         op, "data dimension C*kernel_size[0]*kernel_size[1]", ckk, product(kernel))
     if size is not None and kernel is not None:
         blocks = [col2im_blocks(*a) for a in zip(size, kernel, strides, dilations, pads_begin, pads_end)]
-        check(all(b > 0 for b in blocks), op, f"no complete block fits: output_size {list(size)}, "
-              f"kernel_size {list(kernel)} give {blocks[0]}x{blocks[1]} blocks")
+        check(all(b > 0 for b in blocks), op, lambda: f"no complete block fits: output_size {list(size)}, "
+                                                      f"kernel_size {list(kernel)} give {blocks[0]}x{blocks[1]} blocks")
         expected = blocks[0] * blocks[1]
-        check(length.contains(expected), op, f"expected L={expected} blocks ({blocks[0]}x{blocks[1]}) in the "
-              f"last data dimension, got {length}")
+        check(length.contains(expected), op, lambda: f"expected L={expected} blocks ({blocks[0]}x{blocks[1]}) in the "
+                                                     f"last data dimension, got {length}")
     spatial = [Dimension(), Dimension()] if size is None else list(size)
     return PartialShape(batch + [channels] + spatial)
 
@@ -258,12 +260,12 @@ def extract_image_patches_shape(data, *, sizes, strides, rates, auto_pad):
     rates have 2 elements, strides and rates > 0, sizes >= 0."""
     op = "ExtractImagePatches-3"
     for name, v in (("sizes", sizes), ("strides", strides), ("rates", rates)):
-        check(len(v) == 2, op, f"attribute {name!r} must have 2 elements ([rows, cols]), got {list(v)}")
-    check(all(v > 0 for v in strides), op, f"strides must be > 0, got {list(strides)}")
-    check(all(v > 0 for v in rates), op, f"rates must be > 0, got {list(rates)}")
-    check(all(v >= 0 for v in sizes), op, f"sizes must be >= 0, got {list(sizes)}")
+        check(len(v) == 2, op, lambda: f"attribute {name!r} must have 2 elements ([rows, cols]), got {list(v)}")
+    check(all(v > 0 for v in strides), op, lambda: f"strides must be > 0, got {list(strides)}")
+    check(all(v > 0 for v in rates), op, lambda: f"rates must be > 0, got {list(rates)}")
+    check(all(v >= 0 for v in sizes), op, lambda: f"sizes must be >= 0, got {list(sizes)}")
     shape = data.shape
-    check(not shape.rank_is_static or len(shape) == 4, op, f"data must be 4-D [N, C, rows, cols], got {shape}")
+    check(not shape.rank_is_static or len(shape) == 4, op, lambda: f"data must be 4-D [N, C, rows, cols], got {shape}")
     if not shape.rank_is_static:
         return PartialShape.dynamic(4)
     n, c, h, w = shape
@@ -295,14 +297,15 @@ def shuffle_channels_shape(data, *, axis, group):
     """The output has the data's shape. data has rank >= 1, axis lies in [-rank, rank-1], group >= 1, and a
     static dimension at axis must be a multiple of group."""
     op = "ShuffleChannels-1"
-    check(group >= 1, op, f"group must be >= 1, got {group}")
+    check(group >= 1, op, lambda: f"group must be >= 1, got {group}")
     shape = data.shape
     if not shape.rank_is_static:
         return shape
-    check(len(shape) >= 1, op, f"data must have rank >= 1, got {shape}")
+    check(len(shape) >= 1, op, lambda: f"data must have rank >= 1, got {shape}")
     ax = normalize_axis(op, "axis", axis, len(shape))
     d = shape[ax]
-    check(not d.is_static or d.lo % group == 0, op, f"data dimension {ax} ({d}) must be a multiple of group ({group})")
+    check(not d.is_static or d.lo % group == 0, op,
+          lambda: f"data dimension {ax} ({d}) must be a multiple of group ({group})")
     return shape
 
 

@@ -24,13 +24,14 @@ def _axes_values(op, data, axes, name="axes", allow_scalar=False):
     s = axes.shape
     if s.rank_is_static:
         check(len(s) == 1 or (allow_scalar and len(s) == 0), op,
-              f"input {name!r} must be {'a scalar or ' if allow_scalar else ''}1-D, got shape {s}")
+              lambda: f"input {name!r} must be {'a scalar or ' if allow_scalar else ''}1-D, got shape {s}")
     values = ints_of(axes)
     if values is None or not data.shape.rank_is_static:
         return None
     r = len(data.shape)
     for v in values:
-        check(-r <= v < r, op, f"input {name!r} value {v} is out of range [{-r}, {r - 1}] for data {data.shape}")
+        check(-r <= v < r, op,
+              lambda: f"input {name!r} value {v} is out of range [{-r}, {r - 1}] for data {data.shape}")
     return tuple(v % r if r else v for v in values)
 
 
@@ -41,7 +42,7 @@ def _channel_merged(op, data_shape: PartialShape, channel_inputs) -> PartialShap
         s = info.shape
         if not s.rank_is_static:
             continue
-        check(len(s) == 1, op, f"input {name!r} must be 1-D, got shape {s}")
+        check(len(s) == 1, op, lambda: f"input {name!r} must be 1-D, got shape {s}")
         merged = c.merge(s[0])
         if merged is None:
             fail(op, f"input {name!r} must have as many elements as data has channels ({c}), got {s[0]}")
@@ -55,9 +56,9 @@ def _channel_merged(op, data_shape: PartialShape, channel_inputs) -> PartialShap
 
 # --- BatchNormInference ---------------------------------------------------------------------------
 def _batch_norm(op, data, gamma, beta, mean, variance, epsilon):
-    check(epsilon >= 0, op, f"attribute 'epsilon' must be >= 0, got {epsilon}")
+    check(epsilon >= 0, op, lambda: f"attribute 'epsilon' must be >= 0, got {epsilon}")
     ds = data.shape
-    check(not ds.rank_is_static or len(ds) >= 2, op, f"data must have rank >= 2, got {ds}")
+    check(not ds.rank_is_static or len(ds) >= 2, op, lambda: f"data must have rank >= 2, got {ds}")
     return _channel_merged(op, ds, (("gamma", gamma), ("beta", beta), ("mean", mean), ("variance", variance)))
 
 
@@ -101,8 +102,8 @@ def mvn_1_shape(data, *, eps, across_channels, normalize_variance, reduction_axe
     if data.shape.rank_is_static and reduction_axes:
         r = len(data.shape)
         for v in reduction_axes:
-            check(-r <= v < r, op, f"attribute 'reduction_axes' value {v} is out of range [{-r}, {r - 1}] "
-                  f"for data {data.shape}")
+            check(-r <= v < r, op, lambda: f"attribute 'reduction_axes' value {v} is out of range [{-r}, {r - 1}] "
+                                           f"for data {data.shape}")
     return data.shape
 
 
@@ -145,7 +146,8 @@ def normalize_l2_shape(data, axes, *, eps, eps_mode):
     op = "NormalizeL2-1"
     values = _axes_values(op, data, axes, allow_scalar=True)
     if values is not None:
-        check(len(set(values)) == len(values), op, f"input 'axes' values must be unique, got {list(ints_of(axes))}")
+        check(len(set(values)) == len(values), op,
+              lambda: f"input 'axes' values must be unique, got {list(ints_of(axes))}")
     return data.shape
 
 
@@ -153,7 +155,7 @@ def grn_shape(data, *, bias):
     """The output has the data's shape; a known rank must be 2, 3 or 4."""
     op = "GRN-1"
     check(not data.shape.rank_is_static or 2 <= len(data.shape) <= 4, op,
-          f"data must have rank 2, 3 or 4, got {data.shape}")
+          lambda: f"data must have rank 2, 3 or 4, got {data.shape}")
     return data.shape
 
 
@@ -181,14 +183,14 @@ def group_normalization_shape(data, scale, bias, *, num_groups, epsilon):
     must be 1-D with lengths compatible with the channel dimension (axis 1) and each other, a static channel
     count must be a multiple of num_groups, num_groups > 0 and epsilon >= 0."""
     op = "GroupNormalization-12"
-    check(num_groups > 0, op, f"attribute 'num_groups' must be > 0, got {num_groups}")
-    check(epsilon >= 0, op, f"attribute 'epsilon' must be >= 0, got {epsilon}")
+    check(num_groups > 0, op, lambda: f"attribute 'num_groups' must be > 0, got {num_groups}")
+    check(epsilon >= 0, op, lambda: f"attribute 'epsilon' must be >= 0, got {epsilon}")
     ds = data.shape
-    check(not ds.rank_is_static or len(ds) >= 2, op, f"data must have rank >= 2, got {ds}")
+    check(not ds.rank_is_static or len(ds) >= 2, op, lambda: f"data must have rank >= 2, got {ds}")
     _channel_merged(op, ds, (("scale", scale), ("bias", bias)))
     if ds.rank_is_static and ds[1].is_static:
-        check(ds[1].lo % num_groups == 0, op, f"the channel count ({ds[1]}) must be a multiple of "
-              f"num_groups ({num_groups})")
+        check(ds[1].lo % num_groups == 0, op, lambda: f"the channel count ({ds[1]}) must be a multiple of "
+                                                      f"num_groups ({num_groups})")
     return ds                     # OpenVINO checks the channels against scale and bias but keeps data's shape
 
 
@@ -208,7 +210,7 @@ def lrn_shape(data, axes, *, alpha, beta, bias, size):
     [-rank, rank-1] (repeats allowed); size > 0."""
     op = "LRN-1"
     _axes_values(op, data, axes)          # repeated axes count once (OpenVINO accepts them)
-    check(size > 0, op, f"attribute 'size' must be > 0, got {size}")
+    check(size > 0, op, lambda: f"attribute 'size' must be > 0, got {size}")
     return data.shape
 
 

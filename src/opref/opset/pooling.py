@@ -43,14 +43,14 @@ def _no_start_in_end_padding(q: Dimension, s: int, dim: Dimension, pb: int) -> D
 
 # --- shared shape rule ------------------------------------------------------------------------------
 def _check_attrs(op, n, strides, dilations, pads_begin, pads_end):
-    check(len(pads_begin) == n, op, f"attribute 'pads_begin' must have {n} elements (one per kernel axis), "
-          f"got {list(pads_begin)}")
-    check(len(pads_end) == n, op, f"attribute 'pads_end' must have {n} elements (one per kernel axis), "
-          f"got {list(pads_end)}")
-    check(len(strides) == n, op, f"attribute 'strides' must have {n} elements (one per kernel axis), "
-          f"got {list(strides)}")
-    check(len(dilations) == n, op, f"attribute 'dilations' must have {n} elements (one per kernel axis), "
-          f"got {list(dilations)}")
+    check(len(pads_begin) == n, op, lambda: f"attribute 'pads_begin' must have {n} elements (one per kernel axis), "
+                                            f"got {list(pads_begin)}")
+    check(len(pads_end) == n, op, lambda: f"attribute 'pads_end' must have {n} elements (one per kernel axis), "
+                                          f"got {list(pads_end)}")
+    check(len(strides) == n, op, lambda: f"attribute 'strides' must have {n} elements (one per kernel axis), "
+                                         f"got {list(strides)}")
+    check(len(dilations) == n, op, lambda: f"attribute 'dilations' must have {n} elements (one per kernel axis), "
+                                           f"got {list(dilations)}")
 
 
 def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations, pads_begin, pads_end,
@@ -61,20 +61,20 @@ def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations
     pads_begin, pads_end = tuple(pads_begin) or (0,) * n, tuple(pads_end) or (0,) * n
     _check_attrs(op, n, strides, dilations, pads_begin, pads_end)
     check(not data_shape.rank_is_static or len(data_shape) in (3, 4, 5), op,
-          f"data must have rank 3, 4 or 5, got {data_shape}")
+          lambda: f"data must have rank 3, 4 or 5, got {data_shape}")
     check(not data_shape.rank_is_static or len(data_shape) - 2 == n, op,
-          f"attribute 'kernel' must have {len(data_shape) - 2 if data_shape.rank_is_static else '?'} elements "
-          f"(data rank - 2), got {list(kernel)}")
-    check(all(s > 0 for s in strides), op, f"attribute 'strides' values must be > 0, got {list(strides)}")
-    check(all(d > 0 for d in dilations), op, f"attribute 'dilations' values must be > 0, got {list(dilations)}")
-    check(all(k > 0 for k in kernel), op, f"attribute 'kernel' values must be > 0, got {list(kernel)}")
+          lambda: f"attribute 'kernel' must have {len(data_shape) - 2 if data_shape.rank_is_static else '?'} elements "
+                  f"(data rank - 2), got {list(kernel)}")
+    check(all(s > 0 for s in strides), op, lambda: f"attribute 'strides' values must be > 0, got {list(strides)}")
+    check(all(d > 0 for d in dilations), op, lambda: f"attribute 'dilations' values must be > 0, got {list(dilations)}")
+    check(all(k > 0 for k in kernel), op, lambda: f"attribute 'kernel' values must be > 0, got {list(kernel)}")
     check(auto_pad != "explicit" or all(p >= 0 for p in pads_begin + pads_end), op,
-          f"attributes 'pads_begin', 'pads_end' values must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
+          lambda: f"attributes 'pads_begin', 'pads_end' values must be >= 0, got {list(pads_begin)}, {list(pads_end)}")
     if not data_shape.rank_is_static:
         return PartialShape.dynamic(2 + n)
     dims = list(data_shape)
-    check(not dims[0].is_static or dims[0].lo > 0, op, f"batch dimension must be > 0, got {data_shape}")
-    check(not dims[1].is_static or dims[1].lo > 0, op, f"channel dimension must be > 0, got {data_shape}")
+    check(not dims[0].is_static or dims[0].lo > 0, op, lambda: f"batch dimension must be > 0, got {data_shape}")
+    check(not dims[1].is_static or dims[1].lo > 0, op, lambda: f"channel dimension must be > 0, got {data_shape}")
     same = auto_pad in ("same_upper", "same_lower")
     out = dims[:2]
     for i, (dim, k, s, d) in enumerate(zip(dims[2:], kernel, strides, dilations)):
@@ -90,11 +90,12 @@ def pool_output_dims(op, data_shape: PartialShape, *, kernel, strides, dilations
         padded = dim + (pb + pe)
         window = (k - 1) * d + 1
         if dim.is_static:
-            check(window <= padded.lo, op, f"spatial axis {i}: the dilated kernel ({window}) is larger than the "
-                  f"padded data ({padded.lo} = {dim} + {pb} + {pe})")
+            check(window <= padded.lo, op,
+                  lambda: f"spatial axis {i}: the dilated kernel ({window}) is larger than the "
+                          f"padded data ({padded.lo} = {dim} + {pb} + {pe})")
             check(not exclude_pad or (window > pb and window > pe), op,
-                  f"spatial axis {i}: with exclude-pad, the dilated kernel ({window}) must be larger than each "
-                  f"pad ({pb}, {pe}): some windows would lie entirely in the padding")
+                  lambda: f"spatial axis {i}: with exclude-pad, the dilated kernel ({window}) must be larger than each "
+                          f"pad ({pb}, {pe}): some windows would lie entirely in the padding")
         rest = padded - window
         if rounding_type == "ceil_torch":
             out.append(_no_start_in_end_padding(ceil_div(rest, s), s, dim, pb))
@@ -118,11 +119,12 @@ def max_pool_1_shape(data, *, strides, pads_begin, pads_end, kernel, rounding_ty
 
 def _max_pool_indexed(op, data, strides, dilations, pads_begin, pads_end, kernel, rounding_type, auto_pad,
                       index_element_type, axis):
-    check(index_element_type in IDX, op, f"attribute 'index_element_type' must be i32 or i64, "
-          f"got {index_element_type}")
+    check(index_element_type in IDX, op, lambda: f"attribute 'index_element_type' must be i32 or i64, "
+                                                 f"got {index_element_type}")
     if data.shape.rank_is_static:
         r = len(data.shape)
-        check(-r <= axis < r, op, f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for data {data.shape}")
+        check(-r <= axis < r, op,
+              lambda: f"attribute 'axis' = {axis} is out of range [{-r}, {r - 1}] for data {data.shape}")
     shape = pool_output_dims(op, data.shape, kernel=kernel, strides=strides, dilations=dilations,
                              pads_begin=pads_begin, pads_end=pads_end, auto_pad=auto_pad,
                              rounding_type=rounding_type)
@@ -281,19 +283,20 @@ AVG_POOL_16 = OpSchema(
 # --- AdaptiveAvgPool / AdaptiveMaxPool ----------------------------------------------------------------
 def _adaptive(op, data, output_shape):
     ds = data.shape
-    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, f"data must have rank 3, 4 or 5, got {ds}")
+    check(not ds.rank_is_static or len(ds) in (3, 4, 5), op, lambda: f"data must have rank 3, 4 or 5, got {ds}")
     check_1d(op, "output_shape", output_shape)
     if not ds.rank_is_static:
         return PartialShape.dynamic()
     n = len(ds) - 2
     os_ = output_shape.shape
     check(not os_.rank_is_static or os_[0].compatible(n), op,
-          f"input 'output_shape' must have {n} elements (data rank - 2), got shape {os_}")
+          lambda: f"input 'output_shape' must have {n} elements (data rank - 2), got shape {os_}")
     values = ints_of(output_shape)
     if values is None:
         return PartialShape(list(ds)[:2] + [Dimension()] * n)
-    check(len(values) == n, op, f"input 'output_shape' must have {n} elements (data rank - 2), got {list(values)}")
-    check(all(v >= 0 for v in values), op, f"input 'output_shape' values must be >= 0, got {list(values)}")
+    check(len(values) == n, op,
+          lambda: f"input 'output_shape' must have {n} elements (data rank - 2), got {list(values)}")
+    check(all(v >= 0 for v in values), op, lambda: f"input 'output_shape' values must be >= 0, got {list(values)}")
     return PartialShape(list(ds)[:2] + list(values))
 
 
@@ -309,8 +312,8 @@ def adaptive_max_pool_shape(data, output_shape, *, index_element_type):
     data has rank 3 to 5 and output_shape is 1-D with rank - 2 values >= 0. Unknown output_shape values give
     dynamic spatial dimensions; an unknown data rank gives dynamic rank."""
     op = "AdaptiveMaxPool-8"
-    check(index_element_type in IDX, op, f"attribute 'index_element_type' must be i32 or i64, "
-          f"got {index_element_type}")
+    check(index_element_type in IDX, op, lambda: f"attribute 'index_element_type' must be i32 or i64, "
+                                                 f"got {index_element_type}")
     shape = _adaptive(op, data, output_shape)
     return TensorInfo(data.element_type, shape), TensorInfo(index_element_type, shape)
 

@@ -25,11 +25,12 @@ def _unidirectional(op: str, name: str, data: PartialShape, limit: PartialShape,
         return
     if mode == "pdpd":
         return            # PDPD broadcasting is one-way by definition
-    check(len(limit) <= len(data), op, f"input {name!r} {limit} has more dimensions than data {data}: it "
-          f"must broadcast to the data's shape")
+    check(len(limit) <= len(data), op, lambda: f"input {name!r} {limit} has more dimensions than data {data}: it "
+                                               f"must broadcast to the data's shape")
     for i, (d, l) in enumerate(zip(list(data)[len(data) - len(limit):], limit)):
-        check(not (d == 1 and not l.contains(1)), op, f"input {name!r} {limit} does not broadcast to data {data}: "
-              f"dimension {i} of {name} is {l}, data has 1")
+        check(not (d == 1 and not l.contains(1)), op,
+              lambda: f"input {name!r} {limit} does not broadcast to data {data}: "
+                      f"dimension {i} of {name} is {l}, data has 1")
 
 
 def _broadcast_inputs(op: str, data, others: dict, mode: str) -> PartialShape:
@@ -50,7 +51,7 @@ def fake_quantize_shape(data, input_low, input_high, output_low, output_high, *,
     auto_broadcast, one after the other, and (numpy) may not add axes to the data or stretch a data
     dimension of 1 (the spec's one-way broadcast, stricter than OpenVINO); levels >= 2."""
     op = "FakeQuantize-1"
-    check(levels >= 2, op, f"attribute 'levels' must be >= 2, got {levels}")
+    check(levels >= 2, op, lambda: f"attribute 'levels' must be >= 2, got {levels}")
     return _broadcast_inputs(op, data, {"input_low": input_low, "input_high": input_high,
                                         "output_low": output_low, "output_high": output_high}, auto_broadcast)
 
@@ -79,13 +80,14 @@ def fake_convert_shape(data, scale, shift=None, *, destination_type):
     op = "FakeConvert-13"
     others = {"scale": scale} if shift is None else {"scale": scale, "shift": shift}
     if shift is not None and scale.shape.rank_is_static and shift.shape.rank_is_static:
-        check(scale.shape.compatible(shift.shape), op, f"input 'shift' {shift.shape} must have the shape of "
-              f"'scale' {scale.shape}")
+        check(scale.shape.compatible(shift.shape), op, lambda: f"input 'shift' {shift.shape} must have the shape of "
+                                                               f"'scale' {scale.shape}")
     # OpenVINO's output is the data's shape merged with scale's (refined by it, or of dynamic rank when
     # scale's is), which must still be compatible with the data's shape; shift only has to match scale
     _broadcast_inputs(op, data, others, "numpy")
     merged = broadcast_shapes(op, data.shape, scale.shape, "numpy")
-    check(data.shape.compatible(merged), op, f"input 'scale' {scale.shape} does not broadcast to data {data.shape}")
+    check(data.shape.compatible(merged), op,
+          lambda: f"input 'scale' {scale.shape} does not broadcast to data {data.shape}")
     return merged
 
 

@@ -21,7 +21,7 @@ def normalize_axes(op: str, axes, rank: int) -> list[int]:
     -1, as OpenVINO does, and is reduced over nothing."""
     r = max(rank, 1)
     bad = [a for a in axes if not -r <= a < r]
-    check(not bad, op, f"axes {list(axes)} out of the range [{-r}, {r - 1}] of data of rank {rank}")
+    check(not bad, op, lambda: f"axes {list(axes)} out of the range [{-r}, {r - 1}] of data of rank {rank}")
     return sorted({a % rank for a in axes}) if rank else []
 
 
@@ -32,7 +32,7 @@ def _reduce_rule(op: str):
         a scalar). With the axes' values unknown: keep_dims keeps the rank with dynamic dimensions, one axis
         (a scalar or 1-element axes) gives rank - 1 dynamic dimensions, anything else dynamic rank."""
         if axes.shape.rank_is_static:
-            check(len(axes.shape) <= 1, op, f"axes must be a scalar or 1-D, got shape {axes.shape}")
+            check(len(axes.shape) <= 1, op, lambda: f"axes must be a scalar or 1-D, got shape {axes.shape}")
         shape = data.shape
         values = ints_of(axes)
         if not shape.rank_is_static:

@@ -290,7 +290,10 @@ class OpSchema:
 
     def infer(self, inputs: list[TensorInfo | None], attrs: Mapping[str, Any] | None = None) -> list[TensorInfo]:
         """Output TensorInfos of this op for the given input infos (bad input raises OprefError)."""
-        attrs = self.bind_attrs(attrs)
+        return self.infer_bound(inputs, self.bind_attrs(attrs))
+
+    def infer_bound(self, inputs: list[TensorInfo | None], attrs: Mapping[str, Any]) -> list[TensorInfo]:
+        """`infer` with attributes `bind_attrs` already gave (a graph's layers: bound once, when read)."""
         bound = self.bind_types([None if i is None else i.element_type for i in inputs])
         if self.shape is None:
             raise ShapeInferenceError(f"{self.versioned_name}: has no shape rule")

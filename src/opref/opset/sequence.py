@@ -23,7 +23,7 @@ DIRECTIONS = ("forward", "reverse", "bidirectional")
 # --- shared checks ------------------------------------------------------------------------------------
 def _rank(op, name, info, rank):
     s = info.shape
-    check(not s.rank_is_static or len(s) == rank, op, f"input {name!r} must be {rank}-D, got shape {s}")
+    check(not s.rank_is_static or len(s) == rank, op, lambda: f"input {name!r} must be {rank}-D, got shape {s}")
 
 
 def _merge(op, what, a: Dimension, b: Dimension) -> Dimension:
@@ -46,14 +46,16 @@ def _dim(info, i) -> Dimension:
 
 
 def _check_activations(op, activations, count):
-    check(len(activations) >= count, op, f"attribute 'activations' needs {count} functions, got {list(activations)}")
+    check(len(activations) >= count, op,
+          lambda: f"attribute 'activations' needs {count} functions, got {list(activations)}")
     bad = [a for a in activations if a not in ACTIVATIONS]
-    check(not bad, op, f"attribute 'activations' has unsupported function(s) {bad}; expected {', '.join(ACTIVATIONS)}")
+    check(not bad, op,
+          lambda: f"attribute 'activations' has unsupported function(s) {bad}; expected {', '.join(ACTIVATIONS)}")
 
 
 def _check_rnn_attrs(op, hidden_size, activations, clip, count):
-    check(hidden_size > 0, op, f"attribute 'hidden_size' must be > 0, got {hidden_size}")
-    check(clip >= 0, op, f"attribute 'clip' must be >= 0 (0: no clipping), got {clip}")
+    check(hidden_size > 0, op, lambda: f"attribute 'hidden_size' must be > 0, got {hidden_size}")
+    check(clip >= 0, op, lambda: f"attribute 'clip' must be >= 0 (0: no clipping), got {clip}")
     _check_activations(op, activations, count)
 
 
@@ -66,8 +68,8 @@ def _hidden_from_weights(op, hidden, weights, gates, lead):
             continue
         d = info.shape[axis]
         if hidden.is_static:
-            check(d.compatible(hidden.lo * mult), op, f"dimension {axis} of {name!r} must be "
-                  f"{mult} * hidden_size = {hidden.lo * mult}, got {d}")
+            check(d.compatible(hidden.lo * mult), op, lambda: f"dimension {axis} of {name!r} must be "
+                                                              f"{mult} * hidden_size = {hidden.lo * mult}, got {d}")
     if not hidden.is_static:
         for name, info, mult in weights[:2]:          # W and R only, as OpenVINO
             if info is None or not info.shape.rank_is_static or not info.shape[0].is_static:
@@ -99,8 +101,8 @@ def _sequence_shape(op, gates, x, states, seq_len, w, r, b, *, direction, hidden
     dirs = Dimension(2, 2) if direction == "bidirectional" else Dimension(1, 1)
     for info, axis in [(s, 1) for s in states] + [(w, 0), (r, 0), (b, 0)]:
         m = dirs.merge(_dim(info, axis))
-        check(m is not None, op, f"dimension `num_directions` of an input ({info.shape}) does not match "
-              f"direction={direction!r} ({dirs})")
+        check(m is not None, op, lambda: f"dimension `num_directions` of an input ({info.shape}) does not match "
+                                         f"direction={direction!r} ({dirs})")
         dirs = m
     hidden = _hidden_from_weights(op, hidden, [("W", w, gates), ("R", r, gates),
                                                ("B", b, gates + linear_before_reset)], gates, lead=True)
@@ -206,8 +208,9 @@ def lstm_cell_1_shape(X, initial_hidden_state, initial_cell_state, W, R, B=None,
         _rank(op, "P", P, 1)
         hidden = out[0][1]
         if P.shape.rank_is_static and hidden.is_static:
-            check(P.shape[0].compatible(3 * hidden.lo), op, f"input 'P' must have 3 * hidden_size = "
-                  f"{3 * hidden.lo} elements (peepholes f, i, o), got {P.shape[0]}")
+            check(P.shape[0].compatible(3 * hidden.lo), op,
+                  lambda: f"input 'P' must have 3 * hidden_size = "
+                          f"{3 * hidden.lo} elements (peepholes f, i, o), got {P.shape[0]}")
     return out
 
 
@@ -381,7 +384,7 @@ def ctc_greedy_decoder_seq_len_shape(data, sequence_length, blank_index=None, *,
     if blank_index is not None and blank_index.shape.is_static:
         s = blank_index.shape
         check(len(s) == 0 or (len(s) == 1 and s[0] == 1), op,
-              f"input 'blank_index' must be a scalar or hold 1 element, got shape {s}")
+              lambda: f"input 'blank_index' must be a scalar or hold 1 element, got shape {s}")
     batch = _merge(op, "N", _dim(data, 0), _dim(sequence_length, 0))
     return [TensorInfo(classes_index_type, PartialShape([batch, _dim(data, 1)])),
             TensorInfo(sequence_length_type, PartialShape([batch]))]

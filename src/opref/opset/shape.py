@@ -28,16 +28,16 @@ def reshape_shape(data, target_shape, *, special_zero):
     values give dynamic dimensions of its length."""
     op = "Reshape-1"
     ts = target_shape.shape
-    check(not ts.rank_is_static or len(ts) <= 1, op, f"target_shape must be 0-D or 1-D, got {ts}")
+    check(not ts.rank_is_static or len(ts) <= 1, op, lambda: f"target_shape must be 0-D or 1-D, got {ts}")
     pattern = value_dims(target_shape)
     if pattern is None:
         return PartialShape.dynamic(rank_of(target_shape))
     values = [p for p in pattern if isinstance(p, int)]
-    check(all(v == -1 for v in values), op, f"target_shape {_show(pattern)} has a value below -1")
-    check(values.count(-1) <= 1, op, f"target_shape {_show(pattern)} has more than one -1")
+    check(all(v == -1 for v in values), op, lambda: f"target_shape {_show(pattern)} has a value below -1")
+    check(values.count(-1) <= 1, op, lambda: f"target_shape {_show(pattern)} has more than one -1")
     minus_one = next((i for i, p in enumerate(pattern) if isinstance(p, int)), None)
     if ts.rank_is_static and len(ts) == 0:
-        check(pattern[0] == 1, op, f"a scalar target_shape must be 1, got {_show(pattern)}")
+        check(pattern[0] == 1, op, lambda: f"a scalar target_shape must be 1, got {_show(pattern)}")
         pattern = []
     shape = data.shape
     zero = [special_zero and not isinstance(p, int) and p == 0 for p in pattern]
@@ -50,8 +50,8 @@ def reshape_shape(data, target_shape, *, special_zero):
         if i == minus_one:
             out.append(None)
         elif z:
-            check(i < len(shape), op, f"target_shape[{i}] = 0 copies input dimension {i}, but data has "
-                  f"rank {len(shape)}")
+            check(i < len(shape), op, lambda: f"target_shape[{i}] = 0 copies input dimension {i}, but data has "
+                                              f"rank {len(shape)}")
             out.append(shape[i])          # (a copied dim is in neither product)
         else:
             out.append(p)
@@ -62,8 +62,8 @@ def reshape_shape(data, target_shape, *, special_zero):
     in_static, in_dynamic, out_static, out_dynamic = _products(ins, outs)
     if minus_one is not None:
         if out_static.lo == 0:
-            check(in_static.lo == 0, op, f"cannot infer -1 of {_show(pattern)}: other dims multiply to 0, but "
-                  f"data {shape} has no dimension that is 0")
+            check(in_static.lo == 0, op, lambda: f"cannot infer -1 of {_show(pattern)}: other dims multiply to 0, but "
+                                                 f"data {shape} has no dimension that is 0")
         out[minus_one] = d = _minus_one(in_dynamic, out_dynamic)
         if d is None and out_static.lo != 0:
             total, known = in_dynamic, out_dynamic     # (what is left once equal dims cancel)
@@ -72,8 +72,8 @@ def reshape_shape(data, target_shape, *, special_zero):
                  f"cannot reshape data {shape} to {_show(pattern)}: the other dims do not divide its element count")
     elif shape.is_static and all(d.is_static for d in out):
         total, known = _product(shape), _product(out)
-        check(total == known or any(zero), op, f"cannot reshape data {shape} ({total} elements) to "
-              f"{_show(pattern)} ({known} elements)")
+        check(total == known or any(zero), op, lambda: f"cannot reshape data {shape} ({total} elements) to "
+                                                       f"{_show(pattern)} ({known} elements)")
     return PartialShape(out)
 
 
@@ -181,13 +181,14 @@ SHAPE_OF_3 = OpSchema(
 # --- Squeeze-1 / Squeeze-15 ----------------------------------------------------------------------------
 def _axes_input(op, axes):
     ts = axes.shape
-    check(not ts.rank_is_static or len(ts) <= 1, op, f"input 'axes' must be 0-D or 1-D, got {ts}")
+    check(not ts.rank_is_static or len(ts) <= 1, op, lambda: f"input 'axes' must be 0-D or 1-D, got {ts}")
 
 
 def _normalize(op, axes, rank):
     for a in axes:
         lo, hi = (-rank, rank - 1) if rank else (-1, 0)     # a scalar takes axis 0 or -1
-        check(lo <= a <= hi, op, f"axis {a} of input 'axes' is out of the range [{lo}, {hi}] for data of rank {rank}")
+        check(lo <= a <= hi, op,
+              lambda: f"axis {a} of input 'axes' is out of the range [{lo}, {hi}] for data of rank {rank}")
     return sorted({a % rank if rank else 0 for a in axes})
 
 
@@ -277,11 +278,11 @@ def unsqueeze_dims(op, dims, axes):
     raw = sorted(set(axes))
     out_rank = len(dims) + len(raw)
     for a in raw:
-        check(-out_rank <= a < out_rank, op, f"axis {a} of input 'axes' is out of the range "
-              f"[{-out_rank}, {out_rank - 1}] for an output of rank {out_rank}")
+        check(-out_rank <= a < out_rank, op, lambda: f"axis {a} of input 'axes' is out of the range "
+                                                     f"[{-out_rank}, {out_rank - 1}] for an output of rank {out_rank}")
     out = list(dims)
     for a in sorted({a + out_rank if a < 0 else a for a in raw}):
-        check(a <= len(out) + 1, op, f"axis {a} of input 'axes' is not valid for rank {len(out)}")
+        check(a <= len(out) + 1, op, lambda: f"axis {a} of input 'axes' is not valid for rank {len(out)}")
         if a <= len(out):
             out.insert(a, Dimension(1, 1))
         else:

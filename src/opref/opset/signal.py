@@ -30,17 +30,18 @@ def _fft_axes(op, axes, rank: int, real_input: bool) -> tuple[int, ...] | None:
     r = rank if real_input else rank - 1
     out = []
     for a in values:
-        check(-r <= a < r, op, f"axis {a} of input 'axes' is out of range [{-r}, {r - 1}] for data of rank {rank}"
-              + ("" if real_input else " (the last dimension holds the complex parts)"))
+        check(-r <= a < r, op, lambda: f"axis {a} of input 'axes' is out of range [{-r}, {r - 1}] for data of "
+                                       f"rank {rank}" + ("" if real_input else " (the last dimension holds the "
+                                                                               "complex parts)"))
         out.append(a + r if a < 0 else a)
-    check(len(set(out)) == len(out), op, f"input 'axes' must hold unique axes, got {list(values)}")
+    check(len(set(out)) == len(out), op, lambda: f"input 'axes' must hold unique axes, got {list(values)}")
     return tuple(out)
 
 
 def _fft_validate(op, data, axes, signal_size, real_input: bool):
     """The checks every FFT op shares; returns (normalised axes or None, signal sizes or None)."""
     check(not axes.shape.rank_is_static or len(axes.shape) == 1, op,
-          f"input 'axes' must be 1-D, got shape {axes.shape}")
+          lambda: f"input 'axes' must be 1-D, got shape {axes.shape}")
     n_axes = axes.shape[0] if axes.shape.rank_is_static else Dimension()
     # (OpenVINO's own shape inference crashes the process on empty axes)
     check(not (n_axes.is_static and n_axes.lo == 0), op, "input 'axes' must hold at least one axis")
@@ -48,26 +49,27 @@ def _fft_validate(op, data, axes, signal_size, real_input: bool):
     if data.shape.rank_is_static:
         rank = len(data.shape)
         min_rank = 1 if real_input else 2
-        check(rank >= min_rank, op, f"input 'data' must have rank >= {min_rank}, got {data.shape}")
+        check(rank >= min_rank, op, lambda: f"input 'data' must have rank >= {min_rank}, got {data.shape}")
         if not real_input:
             check(data.shape[-1].compatible(2), op,
-                  f"the last dimension of input 'data' must be 2 (real, imaginary), got {data.shape}")
+                  lambda: f"the last dimension of input 'data' must be 2 (real, imaginary), got {data.shape}")
         if n_axes.is_static:
             need = n_axes.lo + (0 if real_input else 1)
-            check(rank >= need, op, f"input 'data' of rank {rank} cannot take {n_axes.lo} axes "
-                  f"(rank must be >= {need})")
+            check(rank >= need, op, lambda: f"input 'data' of rank {rank} cannot take {n_axes.lo} axes "
+                                            f"(rank must be >= {need})")
         norm = _fft_axes(op, axes, rank, real_input)
     sizes = None
     if signal_size is not None:
         s = signal_size.shape
-        check(not s.rank_is_static or len(s) == 1, op, f"input 'signal_size' must be 1-D, got shape {s}")
+        check(not s.rank_is_static or len(s) == 1, op, lambda: f"input 'signal_size' must be 1-D, got shape {s}")
         if s.rank_is_static:
             check(n_axes.compatible(s[0]), op,
-                  f"inputs 'axes' ({n_axes}) and 'signal_size' ({s[0]}) must have the same number of elements")
+                  lambda: f"inputs 'axes' ({n_axes}) and 'signal_size' ({s[0]}) must have the same number of elements")
         sizes = ints_of(signal_size)
         if sizes is not None:
             bad = [v for v in sizes if v < -1]
-            check(not bad, op, f"input 'signal_size' must hold -1 (whole axis) or lengths >= 0, got {list(sizes)}")
+            check(not bad, op,
+                  lambda: f"input 'signal_size' must hold -1 (whole axis) or lengths >= 0, got {list(sizes)}")
     return norm, sizes
 
 

@@ -21,7 +21,7 @@ from .signal import FFT_TYPES, IDX
 
 def _scalar(op, name, info):
     s = info.shape
-    check(not s.rank_is_static or len(s) == 0, op, f"input {name!r} must be a scalar, got shape {s}")
+    check(not s.rank_is_static or len(s) == 0, op, lambda: f"input {name!r} must be a scalar, got shape {s}")
 
 
 def _one(info):
@@ -34,7 +34,7 @@ def _window_fits(op, window, frame_size):
     w = window.shape
     if w.rank_is_static and w[0].is_static:
         check(0 < w[0].lo <= frame_size, op,
-              f"input 'window' must have a length in [1, {frame_size}] (frame_size), got {w[0]}")
+              lambda: f"input 'window' must have a length in [1, {frame_size}] (frame_size), got {w[0]}")
 
 
 def stft_shape(signal, window, frame_size, frame_step, *, transpose_frames):
@@ -45,9 +45,9 @@ def stft_shape(signal, window, frame_size, frame_step, *, transpose_frames):
     op = "STFT-15"
     s = signal.shape
     check(not s.rank_is_static or len(s) in (1, 2), op,
-          f"input 'signal' must be 1-D [signal_size] or 2-D [batch, signal_size], got shape {s}")
+          lambda: f"input 'signal' must be 1-D [signal_size] or 2-D [batch, signal_size], got shape {s}")
     check(not window.shape.rank_is_static or len(window.shape) == 1, op,
-          f"input 'window' must be 1-D [window_length], got shape {window.shape}")
+          lambda: f"input 'window' must be 1-D [window_length], got shape {window.shape}")
     _scalar(op, "frame_size", frame_size)
     _scalar(op, "frame_step", frame_step)
     if not s.rank_is_static:
@@ -58,8 +58,8 @@ def stft_shape(signal, window, frame_size, frame_step, *, transpose_frames):
         return PartialShape(batch + [Dimension(), Dimension(), 2])
     n = s[-1]
     check(0 < size and (n.hi is None or size <= n.hi), op,
-          f"input 'frame_size' = {size} must be in [1, {n}] (the signal length)")
-    check(step > 0, op, f"input 'frame_step' = {step} must be greater than zero")
+          lambda: f"input 'frame_size' = {size} must be in [1, {n}] (the signal length)")
+    check(step > 0, op, lambda: f"input 'frame_step' = {step} must be greater than zero")
     _window_fits(op, window, size)
     frames = (n - size).floordiv(step) + 1
     bins = Dimension(size // 2 + 1, size // 2 + 1)
@@ -75,33 +75,35 @@ def istft_shape(data, window, frame_size, frame_step, signal_length=None, *, cen
     op = "ISTFT-16"
     d = data.shape
     check(not d.rank_is_static or len(d) in (3, 4), op,
-          f"input 'data' must be 3-D [fft_results, frames, 2] or 4-D [batch, fft_results, frames, 2], got shape {d}")
+          lambda: f"input 'data' must be 3-D [fft_results, frames, 2] or 4-D [batch, fft_results, frames, 2], got "
+                  f"shape {d}")
     check(not window.shape.rank_is_static or len(window.shape) == 1, op,
-          f"input 'window' must be 1-D [window_length], got shape {window.shape}")
+          lambda: f"input 'window' must be 1-D [window_length], got shape {window.shape}")
     _scalar(op, "frame_size", frame_size)
     _scalar(op, "frame_step", frame_step)
     size, step = _one(frame_size), _one(frame_step)
     if size is not None:
-        check(size > 0, op, f"input 'frame_size' = {size} must be greater than zero")
+        check(size > 0, op, lambda: f"input 'frame_size' = {size} must be greater than zero")
         _window_fits(op, window, size)
     if step is not None:
-        check(step > 0, op, f"input 'frame_step' = {step} must be greater than zero")
+        check(step > 0, op, lambda: f"input 'frame_step' = {step} must be greater than zero")
     if not d.rank_is_static:        # (OpenVINO checks signal_length only for data of known rank)
         return PartialShape.dynamic()
     if signal_length is not None:
         ls = signal_length.shape
         check(not ls.rank_is_static or len(ls) == 0 or (len(ls) == 1 and ls[0].compatible(1)), op,
-              f"input 'signal_length' must be a scalar or hold one element, got shape {ls}")
-    check(d[-1].compatible(2), op, f"the last dimension of input 'data' must be 2 (real, imaginary), got shape {d}")
+              lambda: f"input 'signal_length' must be a scalar or hold one element, got shape {ls}")
+    check(d[-1].compatible(2), op,
+          lambda: f"the last dimension of input 'data' must be 2 (real, imaginary), got shape {d}")
     if size is not None and d[-3].is_static:     # (OpenVINO checks a static fft_results only)
-        check(d[-3].lo == size // 2 + 1, op, f"dimension -3 of input 'data' (fft_results) must be "
-              f"frame_size // 2 + 1 = {size // 2 + 1}, got {d[-3]}")
+        check(d[-3].lo == size // 2 + 1, op, lambda: f"dimension -3 of input 'data' (fft_results) must be "
+                                                     f"frame_size // 2 + 1 = {size // 2 + 1}, got {d[-3]}")
     batch = list(d)[:-3]
     if signal_length is not None:
         length = _one(signal_length)
         if length is None:
             return PartialShape(batch + [Dimension()])
-        check(length >= 0, op, f"input 'signal_length' = {length} must not be negative")
+        check(length >= 0, op, lambda: f"input 'signal_length' = {length} must not be negative")
         return PartialShape(batch + [length])
     if size is None or step is None:
         return PartialShape(batch + [Dimension()])

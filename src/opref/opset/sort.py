@@ -21,19 +21,20 @@ T_SEARCH = FLOAT + ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
 
 # --- TopK-1 / TopK-3 / TopK-11 -------------------------------------------------------------------
 def _normalize_axis(op: str, axis: int, rank: int) -> int:
-    check(-rank <= axis < rank, op, f"attribute 'axis' = {axis} is out of range for data of rank {rank} "
-          f"(expected [{-rank}, {rank - 1}])")
+    check(-rank <= axis < rank, op, lambda: f"attribute 'axis' = {axis} is out of range for data of rank {rank} "
+                                            f"(expected [{-rank}, {rank - 1}])")
     return axis + rank if axis < 0 else axis
 
 
 def _topk_shape(op, data, k, axis, index_element_type, sort, stable=False):
     check(index_element_type in ("i32", "i64"), op,
-          f"attribute 'index_element_type' must be i32 or i64, got {index_element_type}")
+          lambda: f"attribute 'index_element_type' must be i32 or i64, got {index_element_type}")
     check(not stable or sort in ("value", "index"), op,
-          f"attribute 'stable' = true needs sort 'value' or 'index', got sort {sort!r}")
+          lambda: f"attribute 'stable' = true needs sort 'value' or 'index', got sort {sort!r}")
     shape = data.shape
-    check(not shape.rank_is_static or len(shape) > 0, op, f"input 'data' must have rank > 0, got {shape}")
-    check(not k.shape.rank_is_static or len(k.shape) == 0, op, f"input 'k' must be a scalar, got shape {k.shape}")
+    check(not shape.rank_is_static or len(shape) > 0, op, lambda: f"input 'data' must have rank > 0, got {shape}")
+    check(not k.shape.rank_is_static or len(k.shape) == 0, op,
+          lambda: f"input 'k' must be a scalar, got shape {k.shape}")
     if shape.rank_is_static:
         dims = list(shape)
         ax = _normalize_axis(op, axis, len(dims))
@@ -42,14 +43,14 @@ def _topk_shape(op, data, k, axis, index_element_type, sort, stable=False):
             dims[ax] = Dimension(0, dims[ax].hi)
         else:
             (kv,) = kv
-            check(kv >= 1, op, f"input 'k' must be >= 1, got {kv}")
+            check(kv >= 1, op, lambda: f"input 'k' must be >= 1, got {kv}")
             check(dims[ax].hi is None or kv <= dims[ax].hi, op,
-                  f"input 'k' = {kv} is larger than data dimension {ax} ({dims[ax]}) of {shape}")
+                  lambda: f"input 'k' = {kv} is larger than data dimension {ax} ({dims[ax]}) of {shape}")
             dims[ax] = Dimension(kv, kv)
         shape = PartialShape(dims)
     else:
         kv = ints_of(k)
-        check(kv is None or kv[0] >= 1, op, f"input 'k' must be >= 1, got {kv and kv[0]}")
+        check(kv is None or kv[0] >= 1, op, lambda: f"input 'k' must be >= 1, got {kv and kv[0]}")
     return TensorInfo(data.element_type, shape), TensorInfo(index_element_type, shape)
 
 
@@ -117,20 +118,20 @@ def search_sorted_shape(sorted_sequence, values, *, right_mode, output_type):
     where the two are merged (with values of unknown rank: its leading dimensions and a dynamic last one).
     sorted_sequence may not be a scalar."""
     op = "SearchSorted-15"
-    check(output_type in ("i32", "i64"), op, f"attribute 'output_type' must be i32 or i64, got {output_type}")
+    check(output_type in ("i32", "i64"), op, lambda: f"attribute 'output_type' must be i32 or i64, got {output_type}")
     s, v = sorted_sequence.shape, values.shape
     if not s.rank_is_static or len(s) == 1:      # a 1-D sequence serves values of any shape
         return TensorInfo(output_type, v)
     check(len(s) > 0, op, "input 'sorted_sequence' cannot be a scalar")
     if not v.rank_is_static:
         return TensorInfo(output_type, PartialShape(list(s)[:-1] + [Dimension()]))
-    check(len(v) == len(s), op, f"a sorted_sequence of rank > 1 needs values of the same rank, got "
-          f"sorted_sequence {s} and values {v}")
+    check(len(v) == len(s), op, lambda: f"a sorted_sequence of rank > 1 needs values of the same rank, got "
+                                        f"sorted_sequence {s} and values {v}")
     out = []
     for i, (a, b) in enumerate(zip(list(v)[:-1], list(s)[:-1])):
         m = a.merge(b)
-        check(m is not None, op, f"dimension {i} of values {v} and sorted_sequence {s} must be equal "
-              f"(all but the last)")
+        check(m is not None, op, lambda: f"dimension {i} of values {v} and sorted_sequence {s} must be equal "
+                                         f"(all but the last)")
         out.append(m)
     return TensorInfo(output_type, PartialShape(out + [v[-1]]))
 

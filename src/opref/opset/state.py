@@ -50,11 +50,11 @@ def read_value_6_shape(init_value=None, *, variable_id, variable_type, variable_
     _variable_id(op, variable_id)
     if init_value is not None:
         check(relaxes(variable_shape, init_value.shape), op,
-              f"attribute 'variable_shape' {variable_shape} must extend (relax) the shape of input 'init_value' "
-              f"{init_value.shape}")
+              lambda: f"attribute 'variable_shape' {variable_shape} must extend (relax) the shape of input "
+                      f"'init_value' {init_value.shape}")
         check(variable_type in ("dynamic", init_value.element_type), op,
-              f"attribute 'variable_type' {variable_type} must be the element type of input 'init_value' "
-              f"({init_value.element_type}) or dynamic")
+              lambda: f"attribute 'variable_type' {variable_type} must be the element type of input 'init_value' "
+                      f"({init_value.element_type}) or dynamic")
         if variable_type == "dynamic" and not variable_shape.rank_is_static:
             # a variable of no declared type and rank (IRs of older OpenVINO versions): the input's
             return TensorInfo(init_value.element_type, init_value.shape)

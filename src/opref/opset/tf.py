@@ -24,22 +24,22 @@ def _nd_pairs(op, input, block_shape, pairs, pairs_name):
     check_1d(op, "block_shape", block_shape)
     ps = pairs.shape
     check(not ps.rank_is_static or (len(ps) == 2 and ps[1].compatible(2)), op,
-          f"{pairs_name} must have shape [M, 2], got {ps}")
+          lambda: f"{pairs_name} must have shape [M, 2], got {ps}")
     m = None
     if block_shape.shape.rank_is_static and block_shape.shape[0].is_static:
         m = block_shape.shape[0].lo
     if ps.rank_is_static and ps[0].is_static:
-        check(m is None or ps[0].lo == m, op, f"{pairs_name} must have shape [M, 2] with M = "
-              f"{m} (the length of block_shape), got {ps}")
+        check(m is None or ps[0].lo == m, op, lambda: f"{pairs_name} must have shape [M, 2] with M = "
+                                                      f"{m} (the length of block_shape), got {ps}")
         m = ps[0].lo
     if input.shape.rank_is_static and m is not None:
-        check(len(input.shape) >= m + 1, op, f"input must have rank >= 1 + M = {m + 1}, got {input.shape}")
+        check(len(input.shape) >= m + 1, op, lambda: f"input must have rank >= 1 + M = {m + 1}, got {input.shape}")
     blocks = ints_of(block_shape)
     if blocks is not None:
-        check(all(b >= 1 for b in blocks), op, f"block_shape values must be >= 1, got {list(blocks)}")
+        check(all(b >= 1 for b in blocks), op, lambda: f"block_shape values must be >= 1, got {list(blocks)}")
     vals = None if pairs.value is None else np.asarray(pairs.value).reshape(-1, 2).astype(np.int64)
     if vals is not None:
-        check(bool((vals >= 0).all()), op, f"{pairs_name} values must be >= 0, got {vals.tolist()}")
+        check(bool((vals >= 0).all()), op, lambda: f"{pairs_name} values must be >= 0, got {vals.tolist()}")
     return m, blocks, vals
 
 
@@ -99,8 +99,8 @@ def batch_to_space_nd_shape(input, block_shape, crops):
             spatial.append(Dimension())
             continue
         grown, c = dims[1 + i] * blocks[i], int(crop[i].sum())
-        check(grown.is_dynamic or c <= grown.lo, op, f"crops[{i}] sum {c} must be <= block_shape[{i}] * "
-              f"input dimension {i + 1} = {grown}")
+        check(grown.is_dynamic or c <= grown.lo, op, lambda: f"crops[{i}] sum {c} must be <= block_shape[{i}] * "
+                                                             f"input dimension {i + 1} = {grown}")
         spatial.append(grown - c)
     return PartialShape([batch] + spatial + dims[1 + m:])
 
@@ -150,14 +150,14 @@ def tf_depth_to_space_shape(input, *, block_size, data_format):
     depth must be a multiple of bs^2 and block_size >= 2; the rank must be 4 (5 for NCHW_VECT_C), and an
     unknown rank gives that many dynamic dimensions."""
     op = "tf.DepthToSpace"
-    check(block_size >= 2, op, f"block_size must be >= 2, got {block_size}")
+    check(block_size >= 2, op, lambda: f"block_size must be >= 2, got {block_size}")
     shape = input.shape
     if data_format == "NCHW_VECT_C":
-        check(input.element_type == "i8", op, f"NCHW_VECT_C takes int8 (qint8) input, got {input.element_type}")
+        check(input.element_type == "i8", op, lambda: f"NCHW_VECT_C takes int8 (qint8) input, got {input.element_type}")
     rank = 5 if data_format == "NCHW_VECT_C" else 4
     if not shape.rank_is_static:
         return PartialShape.dynamic(rank)
-    check(len(shape) == rank, op, f"input must have rank {rank} for {data_format}, got {shape}")
+    check(len(shape) == rank, op, lambda: f"input must have rank {rank} for {data_format}, got {shape}")
     bs2 = block_size * block_size
     if data_format == "NHWC":
         n, h, w, c = shape
@@ -166,7 +166,7 @@ def tf_depth_to_space_shape(input, *, block_size, data_format):
         n, c, h, w = shape
         return PartialShape([n, divide(op, f"depth (block_size^2 = {bs2})", c, bs2), h * block_size, w * block_size])
     n, c4, h, w, v = shape
-    check(v.compatible(4), op, f"NCHW_VECT_C input must have last dimension 4, got {shape}")
+    check(v.compatible(4), op, lambda: f"NCHW_VECT_C input must have last dimension 4, got {shape}")
     return PartialShape([n, divide(op, f"depth/4 (block_size^2 = {bs2})", c4, bs2), h * block_size,
                          w * block_size, 4])
 
@@ -215,25 +215,25 @@ def depthwise_conv2d_native_shape(input, filter, *, strides, padding, data_forma
     in_channels, strides and dilations have 4 values >= 1 with 1 in the batch and depth dimensions, and VALID
     rejects a filter larger than the whole input."""
     op = "tf.DepthwiseConv2dNative"
-    check(len(strides) == 4, op, f"strides must have 4 elements, got {list(strides)}")
-    check(len(dilations) == 4, op, f"dilations must have 4 elements, got {list(dilations)}")
+    check(len(strides) == 4, op, lambda: f"strides must have 4 elements, got {list(strides)}")
+    check(len(dilations) == 4, op, lambda: f"dilations must have 4 elements, got {list(dilations)}")
     c_axis = 3 if data_format == "NHWC" else 1
     check(strides[0] == 1 and strides[c_axis] == 1, op,
-          f"strides in the batch and depth dimensions must be 1, got {list(strides)} ({data_format})")
+          lambda: f"strides in the batch and depth dimensions must be 1, got {list(strides)} ({data_format})")
     check(dilations[0] == 1 and dilations[c_axis] == 1, op,
-          f"dilations in the batch and depth dimensions must be 1, got {list(dilations)} ({data_format})")
-    check(all(v >= 1 for v in strides + dilations), op, f"strides and dilations must be >= 1, got "
-          f"{list(strides)}, {list(dilations)}")
+          lambda: f"dilations in the batch and depth dimensions must be 1, got {list(dilations)} ({data_format})")
+    check(all(v >= 1 for v in strides + dilations), op, lambda: f"strides and dilations must be >= 1, got "
+                                                                f"{list(strides)}, {list(dilations)}")
     fs = filter.shape
-    check(not fs.rank_is_static or len(fs) == 4, op, f"filter must be 4-D [H, W, in_channels, "
-          f"channel_multiplier], got {fs}")
+    check(not fs.rank_is_static or len(fs) == 4, op, lambda: f"filter must be 4-D [H, W, in_channels, "
+                                                             f"channel_multiplier], got {fs}")
     shape = input.shape
-    check(not shape.rank_is_static or len(shape) == 4, op, f"input must be 4-D, got {shape}")
+    check(not shape.rank_is_static or len(shape) == 4, op, lambda: f"input must be 4-D, got {shape}")
     dims = list(shape) if shape.rank_is_static else [Dimension()] * 4
     fdims = list(fs) if fs.rank_is_static else [Dimension()] * 4
     n, c = dims[0], dims[c_axis]
     h, w = _hw(data_format, dims)
-    check(c.compatible(fdims[2]), op, f"input depth {c} must equal filter in_channels {fdims[2]}")
+    check(c.compatible(fdims[2]), op, lambda: f"input depth {c} must equal filter in_channels {fdims[2]}")
     c = c.merge(fdims[2])
     out_hw = []
     for d, k, s, dl in zip((h, w), fdims[:2], _hw(data_format, strides), _hw(data_format, dilations)):
@@ -245,8 +245,9 @@ def depthwise_conv2d_native_shape(input, filter, *, strides, padding, data_forma
             eff = dl * (k.lo - 1) + 1
             lo = max(-(-(d.lo - eff + 1) // s), 0)
             hi = None if d.hi is None else max(-(-(d.hi - eff + 1) // s), 0)
-            check(hi is None or hi > 0 or d.hi is None, op, f"VALID: filter ({k}, dilation {dl}) is larger than "
-                  f"the input ({d})")
+            check(hi is None or hi > 0 or d.hi is None, op,
+                  lambda: f"VALID: filter ({k}, dilation {dl}) is larger than "
+                          f"the input ({d})")
             out_hw.append(Dimension(lo, hi))
     out_c = c * fdims[3]
     if data_format == "NHWC":

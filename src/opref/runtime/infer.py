@@ -275,7 +275,7 @@ def _marked_dims(schema, attrs, inputs, outs):
              for p, i in zip(ports, marked)]
     for attempt in (marked, loose):
         try:
-            got = schema.infer(attempt, attrs)
+            got = schema.infer_bound(attempt, attrs)
             break
         except OprefError:
             continue
@@ -412,7 +412,7 @@ def _as(a, info: TensorInfo):
 def _infer_with_bounds(s, attrs, inputs):
     """The shape rule; where a shape-giving input is known only by its bounds, the rule is also run at
     the lower and the upper bound and each output dim becomes the interval between the two."""
-    outs = s.infer(inputs, attrs)
+    outs = s.infer_bound(inputs, attrs)
     ports = s.ports_for(len(inputs))
     bounded = [k for k, (p, i) in enumerate(zip(ports, inputs))
                if p.const and p.bounds and i is not None and i.value is None and i.bounds is not None]
@@ -430,7 +430,7 @@ def _infer_with_bounds(s, attrs, inputs):
                 b = i.bounds[side]
                 ins[k] = TensorInfo(i.element_type, i.shape, np.asarray(b, np.int64) if side and np.any(
                     np.asarray(b) >= INF) else _as(b, i))
-            at.append(s.infer(ins, attrs))
+            at.append(s.infer_bound(ins, attrs))
     except (OprefError, ValueError, TypeError, OverflowError):
         return outs
     # a dim computed from an unbounded value (INF // 2 + 1 for RDFT) is unbounded too
