@@ -215,3 +215,34 @@ def test_bucketize_output_type_defaults_to_openvinos():
     default = node.get_output_element_type(0).get_type_name()
     assert opref.get_schema("Bucketize-3").attr("output_type").default == default == "i64"
     assert opref.run_op("Bucketize-3", [np.array([1.0, 5.0]), np.array([2.0, 4.0])])[0].dtype == np.int64
+
+
+def test_check_builds_its_message_only_when_it_fails():
+    from opref.errors import ShapeInferenceError
+    from opref.opset.helpers import check
+    built = []
+
+    def message():
+        built.append(1)
+        return "input 'x' must be 1-D, got [2,3]"
+    check(True, "Op-1", message)
+    assert built == []
+    with pytest.raises(ShapeInferenceError, match=r"^Op-1: input 'x' must be 1-D, got \[2,3\]$"):
+        check(False, "Op-1", message)
+    assert built == [1]
+    with pytest.raises(ShapeInferenceError, match="^Op-1: plain$"):
+        check(False, "Op-1", "plain")
+
+
+def test_shape_rules_format_check_messages_lazily():
+    """A check's message that interpolates (an f-string) is given as a lambda: shape rules that pass
+    format nothing (whole-graph inference runs hundreds of checks per model)."""
+    import ast
+    import pathlib
+    eager = []
+    for path in sorted(pathlib.Path(opref.__file__).parent.joinpath("opset").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "check" and len(node.args) == 3 \
+                    and not isinstance(node.args[2], (ast.Lambda, ast.Constant, ast.Name)):
+                eager.append(f"{path.name}:{node.lineno}")
+    assert not eager, f"{len(eager)} check(...) messages formatted eagerly: {eager[:10]}"

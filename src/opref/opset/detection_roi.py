@@ -27,7 +27,7 @@ def _rank(op, name, shape: PartialShape, rank: int, what: str):
     check(not shape.rank_is_static or len(shape) == rank, op, lambda: f"input {name!r} must be {what}, got {shape}")
 
 
-def _merge(op, a: Dimension, b: Dimension, message: str) -> Dimension:
+def _merge(op, a: Dimension, b: Dimension, message) -> Dimension:
     m = a.merge(b)
     check(m is not None, op, message)
     return m
@@ -52,8 +52,8 @@ def _roi_align_shape(op, data, rois, batch_indices, *, pooled_h, pooled_w, sampl
         check(rs[1].compatible(coords), op, lambda: f"input 'rois' must have {coords} coordinates per box, got {rs}")
         num = rs[0]
     if bs.rank_is_static:
-        num = _merge(op, num, bs[0], f"inputs 'rois' and 'batch_indices' must have the same number of boxes, "
-                                     f"got {rs} and {bs}")
+        num = _merge(op, num, bs[0], lambda: f"inputs 'rois' and 'batch_indices' must have the same number of "
+                                             f"boxes, got {rs} and {bs}")
     channels = ds[1] if ds.rank_is_static else Dimension()
     return PartialShape([num, channels, pooled_h, pooled_w])
 

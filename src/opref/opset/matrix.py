@@ -137,8 +137,8 @@ def einsum_shape(inputs, *more_inputs, equation):
             continue
         rank = len(x.shape)
         check(rank == n or (ELLIPSIS in sub and rank >= n), op,
-              f"input {k} of shape {x.shape} does not have the {n} dimension(s) its subscript "
-              f"{''.join(sub)!r} names" + (" (or more, for '...')" if ELLIPSIS in sub else ""))
+              lambda: f"input {k} of shape {x.shape} does not have the {n} dimension(s) its subscript "
+                      f"{''.join(sub)!r} names" + (" (or more, for '...')" if ELLIPSIS in sub else ""))
         local: dict[str, Dimension] = {}
         pos = 0
         for lab in sub:
