@@ -92,7 +92,7 @@ def cases() -> list[OpCase]:
 
 def _activation_normalization_sequence_cases() -> list[OpCase]:
     """Softmax/LogSoftmax on a non-last axis, the normalisations (MVN as LayerNorm and as InstanceNorm),
-    Gelu, and the recurrent sequences (ONNX's LSTM/GRU take time-major inputs: no ORT column)."""
+    Gelu and Erf, and the recurrent sequences (ONNX's LSTM/GRU take time-major inputs: no ORT column)."""
     import openvino.opset1 as o1
     import openvino.opset5 as o5
     import openvino.opset6 as o6
@@ -132,6 +132,7 @@ def _activation_normalization_sequence_cases() -> list[OpCase]:
                lambda x: o7.gelu(x, "erf")),
         OpCase("Gelu tanh [1,128,3072]", "Gelu-7", [_rand(1, 128, 3072)], {"approximation_mode": "tanh"},
                lambda x: o7.gelu(x, "tanh")),
+        OpCase("Erf [1,128,3072]", "Erf-1", [_rand(1, 128, 3072)], {}, lambda x: o1.erf(x), ("Erf", {}, 1)),
         OpCase(f"LSTMSequence N{n} T{t} I{i} H{h} bidir", "LSTMSequence-5",
                [_rand(n, t, i), zeros((n, 2, h)), zeros((n, 2, h)), np.full(n, t, np.int32), w(2, 4 * h, i),
                 w(2, 4 * h, h), zeros((2, 4 * h))], lstm,

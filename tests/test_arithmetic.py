@@ -128,6 +128,17 @@ def test_erf_and_erfinv_against_math():
     assert edge[0] == np.inf and edge[1] == -np.inf and np.isnan(edge[2]) and np.isnan(edge[3]) and edge[4] == 0
 
 
+def test_erf_within_2_ulps_of_math_over_several_blocks():
+    """Erf-1 and Gelu share one erf, computed ERF_BLOCK elements at a time: a grid of three blocks and more,
+    with the non-finite values in the last block."""
+    x = np.concatenate([np.linspace(-7, 7, 30001), [np.inf, -np.inf, np.nan, -0.0, 5e-324]])
+    got = run("Erf-1", x)
+    want = np.array([math.erf(v) for v in x])
+    finite = np.isfinite(want)
+    assert np.all(np.abs(got - want)[finite] <= 2 * np.spacing(np.abs(want[finite]))), "more than 2 ulps"
+    assert got[-5] == 1 and got[-4] == -1 and np.isnan(got[-3]) and np.signbit(got[-2]) and got[-1] == want[-1]
+
+
 @pytest.mark.parametrize("a,b,axis,expected", [
     ("2,3,4,5", "3,4", -1, None),              # the spec's axis -1 right-aligns b: (3,4) vs (4,5) fails
     ("2,3,4,5", "4,5", -1, "[2,3,4,5]"),

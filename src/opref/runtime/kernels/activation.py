@@ -6,13 +6,12 @@ formulas. Relu and Clamp on integers stay in the integer type.
 """
 from __future__ import annotations
 
-import math
-
 import ml_dtypes
 import numpy as np
 
 from ...types import accumulator_dtype
 from ._elementwise import quiet, unary
+from .arithmetic import ERF_BLOCK as _ERF_BLOCK, erf
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
@@ -41,55 +40,9 @@ def _softplus(x):
     return np.logaddexp(np.zeros((), x.dtype), x)
 
 
-# erf in f64 for Gelu, within 2 ulps of the C library's, in a fixed number of passes over each element: the
-# Taylor expansion around the nearest multiple c of 1/256 in [0, 6] (|a - c| <= 1/512), 6 terms,
-#   erf(c + d) = erf(c) + sum_{n>=1} erf^(n)(c) d^n / n!,  erf^(n)(c) = 2/sqrt(pi) (-1)^(n-1) H_{n-1}(c) exp(-c^2)
-# (H the physicists' Hermite polynomials; the remainder is below 1e-17 of the value). From c = 1 on, the sum is of erf - 1 =
-# -erfc (the constant term -erfc(c)), and 1 is added last, so that erf rounds as 1 - erfc does near 1. Beyond 6,
-# erf rounds to 1 in f64 (erfc(6) = 2.2e-17): |x| is taken as 6 there. The table is built once, from
-# math.erf/erfc and the Hermite recurrence ([6, 1537] f64: 74 KB). (A finer grid takes fewer terms: 1/16 took 10,
-# 1/256 takes 6, 28% less time, the same 2 ulps on 2M points over [-7, 7].)
-_ERF_STEP, _ERF_TERMS, _ERF_CENTRES, _ERFC_FROM = 1 / 256, 6, 1537, 256  # centres 0, 1/256, ..., 6; erfc from 1
 
 
-def _erf_taylor_table() -> tuple[np.ndarray, np.ndarray]:
-    """[term, centre]: erf^(n)(c) / n! (the constant term erf(c) - 1 from centre _ERFC_FROM on), and the
-    constant added after the sum, per centre (0, or 1 from _ERFC_FROM on)."""
-    columns = []
-    for k in range(_ERF_CENTRES):
-        c = k * _ERF_STEP
-        h = [1.0, 2 * c]                                     # H_0, H_1; H_{j+1} = 2c H_j - 2j H_{j-1}
-        for j in range(1, _ERF_TERMS):
-            h.append(2 * c * h[j] - 2 * j * h[j - 1])
-        g = 2 / math.sqrt(math.pi) * math.exp(-c * c)
-        terms = [g * (-1) ** (n - 1) * h[n - 1] / math.factorial(n) for n in range(1, _ERF_TERMS)]
-        columns.append([math.erf(c) if k < _ERFC_FROM else -math.erfc(c)] + terms)
-    return np.array(columns).T.copy(), (np.arange(_ERF_CENTRES) >= _ERFC_FROM).astype(np.float64)
-
-
-_ERF_TAYLOR, _ERF_ONE = _erf_taylor_table()
-
-
-# the scalars of _erf and _gelu as f64 NumPy scalars (a Python number costs NumPy a conversion per call)
-_SIX, _PER_STEP, _STEP, _LAST = (np.float64(v) for v in (6, 1 / _ERF_STEP, _ERF_STEP, _ERF_CENTRES - 1))
-_SQRT2, _ONE, _HALF = np.sqrt(np.float64(2)), np.float64(1), np.float64(0.5)
-
-
-def _erf(z):
-    """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
-    a = np.minimum(np.abs(z), _SIX)
-    k = np.rint(np.fmin(a * _PER_STEP, _LAST)).astype(np.intp)   # NaN -> the last centre
-    d = a - k * _STEP                                        # NaN stays NaN through the sum
-    coefficients = np.take(_ERF_TAYLOR, k, axis=1)          # [term, element]
-    y = coefficients[-1].copy()
-    for c in coefficients[-2::-1]:                           # Horner's rule
-        y *= d
-        y += c
-    y += _ERF_ONE.take(k)                                    # erf = 1 - erfc from 1 on
-    return np.copysign(y, z, out=y)
-
-
-_ERF_BLOCK = 1 << 13      # elements per block: the block and its [10, block] coefficients stay in the L2 cache
+_SQRT2, _ONE, _HALF = np.sqrt(np.float64(2)), np.float64(1), np.float64(0.5)    # (f64 scalars: no conversion per call)
 
 
 def _gelu(x, approximation_mode="erf"):
@@ -110,7 +63,7 @@ def _gelu(x, approximation_mode="erf"):
     xs, ys = x.reshape(-1), out.reshape(-1)
     for i in range(0, x.size, _ERF_BLOCK):
         w = xs[i:i + _ERF_BLOCK].astype(np.float64)
-        t = _erf(w / _SQRT2)
+        t = erf(w / _SQRT2)
         t += _ONE
         t *= w
         t *= _HALF
@@ -210,7 +163,7 @@ def prelu(data, slope):
 
 def _gelu_workspace(ins, outs, kw):
     """Bytes of Gelu's temporaries beyond its output: x in its compute type (narrow floats widened), and with erf
-    f64 arrays of one block: x, x / sqrt(2), |x|, the centre indices, the 10 gathered Taylor coefficients, the
+    f64 arrays of one block: x, x / sqrt(2), |x|, the centre indices, the 6 gathered Taylor coefficients, the
     offsets, the sum and a mask (about 140 bytes an element)."""
     n, dtype = ins[0].size, ins[0].dtype
     wide = n * np.dtype(accumulator_dtype(dtype)).itemsize if accumulator_dtype(dtype) != dtype else 0

@@ -12,6 +12,8 @@ Conventions, for every element type the schemas allow:
 """
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -70,21 +72,62 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
 _TWO_OVER_SQRT_PI = 2.0 / np.sqrt(np.pi)
 
 
+# erf in f64, within 2 ulps of the C library's, in a fixed number of passes over each element: the Taylor
+# expansion around the nearest multiple c of 1/256 in [0, 6] (|a - c| <= 1/512), 6 terms,
+#   erf(c + d) = erf(c) + sum_{n>=1} erf^(n)(c) d^n / n!,  erf^(n)(c) = 2/sqrt(pi) (-1)^(n-1) H_{n-1}(c) exp(-c^2)
+# (H the physicists' Hermite polynomials; the remainder is below 1e-17 of the value). From c = 1 on, the sum is of
+# erf - 1 = -erfc (the constant term -erfc(c)), and 1 is added last, so that erf rounds as 1 - erfc does near 1.
+# Beyond 6, erf rounds to 1 in f64 (erfc(6) = 2.2e-17): |x| is taken as 6 there. The table is built once, from
+# math.erf/erfc and the Hermite recurrence ([6, 1537] f64: 74 KB). (A finer grid takes fewer terms: 1/16 took 10,
+# 1/256 takes 6, 28% less time, the same 2 ulps on 2M points over [-7, 7].)
+_ERF_STEP, _ERF_TERMS, _ERF_CENTRES, _ERFC_FROM = 1 / 256, 6, 1537, 256  # centres 0, 1/256, ..., 6; erfc from 1
+ERF_BLOCK = 1 << 13      # elements per block: the block and its [6, block] coefficients stay in the L2 cache
+
+
+def _erf_taylor_table() -> tuple[np.ndarray, np.ndarray]:
+    """[term, centre]: erf^(n)(c) / n! (the constant term erf(c) - 1 from centre _ERFC_FROM on), and the
+    constant added after the sum, per centre (0, or 1 from _ERFC_FROM on)."""
+    columns = []
+    for k in range(_ERF_CENTRES):
+        c = k * _ERF_STEP
+        h = [1.0, 2 * c]                                     # H_0, H_1; H_{j+1} = 2c H_j - 2j H_{j-1}
+        for j in range(1, _ERF_TERMS):
+            h.append(2 * c * h[j] - 2 * j * h[j - 1])
+        g = 2 / math.sqrt(math.pi) * math.exp(-c * c)
+        terms = [g * (-1) ** (n - 1) * h[n - 1] / math.factorial(n) for n in range(1, _ERF_TERMS)]
+        columns.append([math.erf(c) if k < _ERFC_FROM else -math.erfc(c)] + terms)
+    return np.array(columns).T.copy(), (np.arange(_ERF_CENTRES) >= _ERFC_FROM).astype(np.float64)
+
+
+_ERF_TAYLOR, _ERF_ONE = _erf_taylor_table()
+# the scalars as f64 NumPy scalars (a Python number costs NumPy a conversion per call)
+_SIX, _PER_STEP, _STEP, _LAST = (np.float64(v) for v in (6, 1 / _ERF_STEP, _ERF_STEP, _ERF_CENTRES - 1))
+
+
+def _erf_block(z: np.ndarray) -> np.ndarray:
+    a = np.minimum(np.abs(z), _SIX)
+    k = np.rint(np.fmin(a * _PER_STEP, _LAST)).astype(np.intp)   # NaN -> the last centre
+    d = a - k * _STEP                                        # NaN stays NaN through the sum
+    coefficients = np.take(_ERF_TAYLOR, k, axis=1)          # [term, element]
+    y = coefficients[-1].copy()
+    for c in coefficients[-2::-1]:                           # Horner's rule
+        y *= d
+        y += c
+    y += _ERF_ONE.take(k)                                    # erf = 1 - erfc from 1 on
+    return np.copysign(y, z, out=y)
+
+
 def erf(x: np.ndarray) -> np.ndarray:
-    """erf of f64 values: erf(x) = 2/sqrt(pi) * exp(-x^2) * sum_n (2x^2)^n x / (1*3*...*(2n+1)), a
-    series of positive terms (no cancellation), exact to a few ulps for |x| < 6; beyond, |erf| = 1
-    in f64."""
+    """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept), ERF_BLOCK elements at a
+    time (the work arrays stay in the cache and their size bounded)."""
     x = np.asarray(x, dtype=np.float64)
-    a = np.minimum(np.abs(x), 6.0)
-    a2 = 2.0 * a * a
-    term = a.copy()
-    total = a.copy()
-    for n in range(200):              # the terms shrink geometrically once 2n+3 > 2x^2 (<= 72)
-        term = term * a2 / (2 * n + 3)
-        total = total + term
-    y = np.minimum(_TWO_OVER_SQRT_PI * np.exp(-a * a) * total, 1.0)
-    y = np.where(np.abs(x) >= 6.0, 1.0, y)
-    return np.where(np.isnan(x), np.nan, np.copysign(y, x))
+    if x.size <= ERF_BLOCK:
+        return _erf_block(x.reshape(-1)).reshape(x.shape)
+    out = np.empty(x.shape)
+    xs, ys = x.reshape(-1), out.reshape(-1)
+    for i in range(0, xs.size, ERF_BLOCK):
+        ys[i:i + ERF_BLOCK] = _erf_block(xs[i:i + ERF_BLOCK])
+    return out
 
 
 def erfinv(x: np.ndarray) -> np.ndarray:
