@@ -340,6 +340,15 @@ class PartialShape:
         return self.dims is not None
 
     @property
+    def named(self) -> bool:
+        """Whether a dim carries a symbol or an exact expression (computed once: a shape is immutable)."""
+        got = self.__dict__.get("_named")
+        if got is None:
+            got = self.__dict__["_named"] = self.dims is not None and any(
+                d.symbol is not None or d.expr is not None for d in self.dims)
+        return got
+
+    @property
     def rank(self) -> int | None:
         return None if self.dims is None else len(self.dims)
 
@@ -438,12 +447,13 @@ class TensorInfo:
     exprs: tuple | None = field(default=None, compare=False, repr=False)
 
     def __init__(self, element_type, shape, value=None, bounds=None, symbols=None, exprs=None):
-        object.__setattr__(self, "element_type", element_type_name(element_type))
-        object.__setattr__(self, "shape", shape if isinstance(shape, PartialShape) else PartialShape(shape))
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "bounds", bounds)
-        object.__setattr__(self, "symbols", symbols)
-        object.__setattr__(self, "exprs", exprs)
+        if element_type.__class__ is not str or element_type not in ELEMENT_TYPES:
+            element_type = element_type_name(element_type)
+        if shape.__class__ is not PartialShape:
+            shape = PartialShape(shape)
+        # (frozen: the fields are set once, here, in one step)
+        self.__dict__.update(element_type=element_type, shape=shape, value=value, bounds=bounds, symbols=symbols,
+                             exprs=exprs)
 
     @classmethod
     def of_array(cls, array) -> "TensorInfo":

@@ -78,13 +78,13 @@ def failed_outputs(node: Node, inputs: list[TensorInfo | None]) -> list[TensorIn
 
 def infer_node(node: Node, inputs: list[TensorInfo | None], *, strict: bool = True,
                failures: dict | None = None, scope: tuple[str, ...] = ()) -> list[TensorInfo]:
-    from . import subgraph
     role = node.schema.role
     if role == "constant":
         return [TensorInfo(node.attrs["element_type"], node.attrs["shape"], node.value)]
     if role == "parameter":
         return [parameter_info(node)]
     if node.bodies:
+        from . import subgraph
         if strict:
             return subgraph.infer(node, inputs, infer_graph)
         inner = scope + (node.name,)
@@ -105,11 +105,11 @@ def infer_call(schema, attrs, inputs: list[TensorInfo | None]) -> list[TensorInf
 
 
 def _values(schema, attrs, inputs, outs):
-    from .ops import execute
     # a variable's value is not its initial value after the first run: ReadValue/Assign are never folded
     known = all(i is None or i.value is not None for i in inputs) and any(i is not None for i in inputs) \
         and not schema.stateful
     if known and all(o.value is None for o in outs) and _small(outs):
+        from .ops import execute
         try:
             values = execute(schema, [None if i is None else tagged(np.asarray(i.value), i.element_type)
                                       for i in inputs], attrs)
@@ -501,8 +501,7 @@ def _memo_key(node: Node, ins: list[TensorInfo | None]):
     if s.role in ("constant", "parameter") or node.bodies:
         return None
     for i in ins:        # (symbols are not part of a shape's equality: a layer with them is inferred itself)
-        if _tracked(i) or (i is not None and i.shape.dims is not None and any(
-                d.symbol is not None or d.expr is not None for d in i.shape.dims)):
+        if i is not None and (i.symbols is not None or i.exprs is not None or i.shape.named):
             return None
     key = [s]
     valued = unvalued = False
