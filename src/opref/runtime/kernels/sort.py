@@ -56,11 +56,36 @@ def search_sorted(sorted_sequence, values, *, right_mode, output_type):
         sorted_sequence, values = sorted_sequence.astype(np.float32), values.astype(np.float32)
     if sorted_sequence.ndim == 1:
         return np.searchsorted(sorted_sequence, values, side=side).astype(dtype)
-    # row by row: the index is the count of sequence elements below the value (<= for right_mode),
-    # which is what a binary search finds in a sorted row
-    seq, v = sorted_sequence[..., None, :], values[..., :, None]
-    below = (seq <= v) if right_mode else (seq < v)
-    return below.sum(axis=-1).astype(dtype)
+    # row by row: the index is the count of sequence elements below the value (<= for right_mode), which
+    # is what a binary search finds in a sorted row. All rows at once: each row's values and sequence in one
+    # stable sort, the values first (a value sorts before the elements equal to it: <) or last (after them:
+    # <=); a value's index is the count of sequence elements sorted before it. (NaN sorts last but compares
+    # below nothing: a NaN value's index is 0.)
+    n, m = sorted_sequence.shape[-1], values.shape[-1]
+    merged = np.concatenate((sorted_sequence, values) if right_mode else (values, sorted_sequence), axis=-1)
+    order = np.argsort(merged, axis=-1, kind="stable")
+    is_sequence = (order < n) if right_mode else (order >= m)
+    before = np.cumsum(is_sequence, axis=-1)                 # sequence elements up to each sorted position
+    position = np.empty_like(order)                          # where each merged element sorted to
+    np.put_along_axis(position, order, np.broadcast_to(np.arange(n + m), order.shape), axis=-1)
+    index = np.take_along_axis(before, position[..., n:] if right_mode else position[..., :m], axis=-1)
+    if values.dtype.kind == "f":
+        index[np.isnan(values)] = 0
+    return index.astype(dtype)
+
+
+def _search_sorted_workspace(ins, outs, kw) -> int:
+    """Bytes of search_sorted's temporaries: the intp indices of a 1-D search; batched, per row the merged
+    values and sequence (f32 for narrow floats), their sort order, positions and counts (intp), and a mask."""
+    seq, values = ins
+    itemsize = max(seq.dtype.itemsize, 4)
+    if seq.ndim == 1:
+        return values.size * (8 + 2 * itemsize)
+    merged = seq.size + values.size
+    return merged * (2 * itemsize + 3 * 8 + 1) + values.size * 8
+
+
+WORKSPACE = {"SearchSorted-15": _search_sorted_workspace}
 
 
 KERNELS = {
