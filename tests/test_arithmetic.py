@@ -95,6 +95,25 @@ def test_maximum_minimum_nan_follow_std_max_min():
     assert np.isnan(mn[0]) and mn[1] == 1 and np.isnan(mn[2]) and mn[3] == 0 and not np.signbit(mn[3])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_maximum_minimum_equal_a_transcription_of_std_max_min(dtype):
+    """Element by element, y if x < y else x (Minimum: y if y < x else x), on NaN, signed zeros, infinities and
+    broadcast operands of every order, bit for bit."""
+    special = [np.nan, -np.nan, 0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 2.5]
+    x = np.array([a for a in special for _ in special], dtype)
+    y = np.array([b for _ in special for b in special], dtype)
+    for op, pick in (("Maximum-1", lambda a, b: b if a < b else a), ("Minimum-1", lambda a, b: b if b < a else a)):
+        got = run(op, x, y)
+        want = np.array([pick(a, b) for a, b in zip(x.tolist(), y.tolist())], dtype)
+        assert got.dtype == dtype and got.view(f"u{got.itemsize}").tolist() == want.view(f"u{got.itemsize}").tolist()
+        col, row = x[:9].reshape(9, 1), y[:9].reshape(1, 9)          # broadcast [9,1] with [1,9]
+        got = run(op, col, row)
+        want = np.array([[pick(a, b) for b in row[0].tolist()] for a in col[:, 0].tolist()], dtype)
+        assert got.shape == (9, 9) and np.array_equal(got, want, equal_nan=True)
+        assert np.signbit(got).tolist() == np.signbit(want).tolist()
+        assert run(op, np.array(-0.0, dtype), np.array(0.0, dtype)).shape == ()
+
+
 def test_integer_results_wrap():
     a = np.array([127, -128, 100, 0], np.int8)
     b = np.array([-128, 127, -100, 255 - 256], np.int8)
