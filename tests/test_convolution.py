@@ -204,8 +204,9 @@ def _direct(case) -> np.ndarray:
     if t.is_float:
         return out.astype(x.dtype)
     bits = 64 if t.bits == 64 else t.bits
-    wrapped = np.vectorize(lambda v: (v + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1)) if t.is_signed
-                           else v % (1 << bits), otypes=[object])(out)
+    # (int(v): a position whose taps all fall in the padding sums NumPy zeros, not Python ints)
+    wrapped = np.vectorize(lambda v: (int(v) + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1)) if t.is_signed
+                           else int(v) % (1 << bits), otypes=[object])(out)
     return wrapped.astype(x.dtype) if t.bits >= 8 else wrapped.astype(np.int64).astype(x.dtype)
 
 

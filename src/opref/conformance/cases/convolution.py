@@ -16,6 +16,8 @@ MODES = ("explicit", "valid", "same_upper", "same_lower")
 # Cycled over the sampled value cases: f32 most often, every other schema type regularly.
 DTYPES = ("f32", "f16", "bf16", "f64", "f32", "i32", "i8", "u8", "i64", "f32", "i16", "u16", "u32", "u64",
           "f8e4m3", "f8e5m2", "i4", "u4", "f32", "f16")
+# Types whose sums over many input channels stay in range (narrower ones overflow: SATURATES).
+WIDE_DTYPES = ("f32", "f16", "bf16", "f64", "f32", "i32", "i64", "u64", "f32", "u32")
 # Spatial size limit per spatial rank: keeps every case (and the whole test file) small.
 MAX_SIZE = {1: 12, 2: 8, 3: 5}
 
@@ -78,6 +80,29 @@ def _sampled(rng, op: str, count: int) -> list[Case]:
             x_shape, w_shape = [batch, g * c] + sizes, [g, m, c] + kernel
         x, w = _values(rng, et, x_shape), _values(rng, et, w_shape)
         out.append(Case(op, f"s{i:03d}_{n}d_{et}_{attrs['auto_pad']}", (x, w), attrs))
+    return out
+
+
+def _few_outputs(rng, op: str, count: int) -> list[Case]:
+    """Unit strides and few output channels for many input channels (DenseNet's 3x3 layers): the kernel sums
+    its taps' shifted products rather than copying windows (kernels/convolution.py, _tap_sums)."""
+    out = []
+    for i in range(count):
+        n = 1 + i % 3
+        et = WIDE_DTYPES[i % len(WIDE_DTYPES)]
+        kernel, sizes, attrs = _sample_attrs(rng, n)
+        kernel = [max(k, 2) for k in kernel]
+        attrs["strides"] = [1] * n
+        sizes = [max(size, (k - 1) * d + 1) for size, k, d in zip(sizes, kernel, attrs["dilations"])]
+        batch = int(rng.integers(1, 3))
+        if op == CONV:
+            c_in, c_out = int(rng.integers(12, 25)), int(rng.integers(1, 3))
+            x_shape, w_shape = [batch, c_in] + sizes, [c_out, c_in] + kernel
+        else:
+            g, c, m = int(rng.integers(1, 4)), int(rng.integers(12, 17)), int(rng.integers(1, 3))
+            x_shape, w_shape = [batch, g * c] + sizes, [g, m, c] + kernel
+        x, w = _values(rng, et, x_shape), _values(rng, et, w_shape)
+        out.append(Case(op, f"f{i:03d}_{n}d_{et}_{attrs['auto_pad']}", (x, w), attrs))
     return out
 
 
@@ -179,6 +204,9 @@ def cases():
     for op in (CONV, GROUP):
         out += _edges(rng, op)
         out += _sampled(rng, op, 240)
+    few = np.random.default_rng(20261205)       # (its own stream: the cases above keep their values)
+    for op in (CONV, GROUP):
+        out += _few_outputs(few, op, 36)
     return [_route(c) for c in out]
 
 

@@ -83,6 +83,28 @@ def _depthwise_windows(xp, kernel, strides, dilations, out):
     return view, run, windows
 
 
+def _tap_sums(xp, w, kernel, dilations, out):
+    """The convolution with unit strides as a sum over kernel taps of 1x1 convolutions, each shifted by its
+    tap's offset: y[n, g, m, o] = sum_t (W_t @ xp)[n, g, m, o + t*d], W_t = w[g, :, :, t]. One GEMM gives every
+    tap's product at every position of the padded plane ([N, G, taps, M, plane]: no im2col copy of the data);
+    on the flattened plane an output position and its taps' positions lie a constant offset apart, so each
+    tap adds one contiguous run of offsets (the positions between a row's last window and the next row's
+    first are summed too, and left out of the [N, G*M, out...] view returned)."""
+    n = len(kernel)
+    batch, (g, m, c) = xp.shape[0], w.shape[:3]
+    taps, plane = math.prod(kernel), math.prod(xp.shape[2:])
+    rows = [math.prod(xp.shape[3 + i:]) for i in range(n)]              # the padded plane's strides
+    filters = w.reshape(g, m, c, taps).transpose(0, 3, 1, 2).reshape(g, taps * m, c)
+    products = np.matmul(filters, xp.reshape(batch, g, c, plane)).reshape(batch, g, taps, m, plane)
+    run = sum((o - 1) * r for o, r in zip(out, rows)) + 1
+    offsets = [sum(t * d * r for t, d, r in zip(tap, dilations, rows)) for tap in np.ndindex(*kernel)]
+    y = np.add(products[:, :, 0, :, offsets[0]:offsets[0] + run], products[:, :, 1, :, offsets[1]:offsets[1] + run])
+    for t in range(2, taps):
+        y += products[:, :, t, :, offsets[t]:offsets[t] + run]
+    return as_strided(y, shape=(batch, g * m) + tuple(out),
+                      strides=(y.strides[0], y.strides[2]) + tuple(r * y.itemsize for r in rows), writeable=False)
+
+
 def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_pad, out=None):
     """data [N, G*C, spatial...] with filters [G, M, C, kernel...] -> [N, G*M, out...] in data's type; computed into
     `out` (a C-contiguous array of that type and shape) where data's type is the compute type (see INTO)."""
@@ -114,6 +136,15 @@ def _convolve(data, filters, *, strides, pads_begin, pads_end, dilations, auto_p
                 g1 = min(g, g0 + chunk)
                 np.matmul(wr[g0:g1], win[b, g0:g1].reshape(g1 - g0, taps, positions), out=y[b, g0:g1])
         return windows(y).astype(data.dtype, copy=False)      # (f32: a view of the product, not copied)
+    plane = math.prod(xp.shape[2:])
+    if taps > 1 and positions and all(s == 1 for s in strides) and 2 * m * plane <= c * positions:
+        # Few output channels for the input channels (DenseNet's 3x3 layers, 128 -> 32): the taps'
+        # products, m x plane each, are fewer than the im2col columns, c x positions each (see _tap_sums).
+        y = _tap_sums(xp, w, kernel, dilations, spatial)
+        if into:
+            np.copyto(out, y)
+            return out
+        return y.astype(data.dtype, copy=False)              # (f32: a view of the sums, not copied)
     if all(k == 1 for k in kernel):
         # 1x1: each window is one position of the (strided) data itself.
         cols = xp[(slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(spatial, strides))]
