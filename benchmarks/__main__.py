@@ -1,4 +1,4 @@
-"""python -m benchmarks [all|models|ops|overhead|infer] [--quick] [--threads N] [--models a,b] [--ops a,b] [--repeat N] [--json OUT]
+"""python -m benchmarks [all|models|ops|overhead|infer|scan] [--quick] [--threads N] [--models a,b] [--ops a,b] [--repeat N] [--json OUT]
 
 Every runtime gets the same thread count: OpenVINO's INFERENCE_NUM_THREADS, onnxruntime's
 intra_op_num_threads, and NumPy's BLAS through OPENBLAS/OMP/MKL_NUM_THREADS, set here before
@@ -17,8 +17,8 @@ def parse(argv):
     p = argparse.ArgumentParser(prog="python -m benchmarks", allow_abbrev=False,
                                 description="opref against OpenVINO, onnxruntime and onnx.reference: whole models, "
                                             "single ops, executor overhead, whole-model shape inference.")
-    p.add_argument("section", nargs="?", default="all", choices=("all", "models", "ops", "overhead", "infer"),
-                   help="what to run (default: all four)")
+    p.add_argument("section", nargs="?", default="all", choices=("all", "models", "ops", "overhead", "infer", "scan"),
+                   help="what to run (default: all but scan, the sweep of every op version for slow kernels)")
     p.add_argument("--threads", type=int, default=2, help="threads for every runtime (default 2)")
     p.add_argument("--quick", action="store_true", help="fewer repeats and models (about 2 minutes)")
     p.add_argument("--models", help="comma-separated model names (default: all; with --quick a few)")
@@ -46,7 +46,7 @@ def main(argv=None) -> int:
 
     import json
 
-    from . import infer_bench, model_bench, op_bench, overhead
+    from . import infer_bench, model_bench, op_bench, overhead, scan
     from .common import jsonable
     from .models import MODELS
 
@@ -85,6 +85,9 @@ def main(argv=None) -> int:
     if args.section in ("all", "infer"):
         results["infer"] = infer_bench.run(repeat)
         print("\n== Shape inference ==\n" + infer_bench.render(results["infer"]), flush=True)
+    if args.section == "scan":
+        results["scan"] = scan.run(repeat, args.ops.split(",") if args.ops else None)
+        print("\n== Scan ==\n" + scan.render(results["scan"], 30 if args.quick else None), flush=True)
     results["seconds"] = time.perf_counter() - start
     print(f"\n({results['seconds']:.0f} s)")
     if args.json:
