@@ -147,6 +147,18 @@ def test_erf_and_erfinv_against_math():
     assert edge[0] == np.inf and edge[1] == -np.inf and np.isnan(edge[2]) and np.isnan(edge[3]) and edge[4] == 0
 
 
+def test_erfinv_f64_keeps_its_precision_next_to_plus_minus_one():
+    """Near +-1 erf rounds to 1: ErfInv solves erfc(y) = 1 - |x| instead (1 - |x| is exact), checked with the C
+    library's erfc. (Newton steps on erf(y) = x alone gave erfinv(1 - 2^-53) = 5.46 for 5.86.)"""
+    gaps = np.concatenate([np.logspace(-16, -1, 400), [2.0 ** -53, 2.0 ** -52, 0.5]])
+    x = np.concatenate([1 - gaps, -(1 - gaps)])
+    y = run("ErfInv-17", x)
+    gap = 1 - np.abs(x)                       # (exact: |x| >= 1/2)
+    got = np.array([math.erfc(abs(v)) for v in y])
+    assert np.all(np.abs(got - gap) <= 1e-13 * gap)
+    assert np.all(np.sign(y) == np.sign(x))
+
+
 def test_erf_within_2_ulps_of_math_over_several_blocks():
     """Erf-1 and Gelu share one erf, computed ERF_BLOCK elements at a time: a grid of three blocks and more,
     with the non-finite values in the last block."""

@@ -104,53 +104,77 @@ _ERF_TAYLOR, _ERF_ONE = _erf_taylor_table()
 _SIX, _PER_STEP, _STEP, _LAST = (np.float64(v) for v in (6, 1 / _ERF_STEP, _ERF_STEP, _ERF_CENTRES - 1))
 
 
-def _erf_block(z: np.ndarray) -> np.ndarray:
-    a = np.minimum(np.abs(z), _SIX)
+def _erf_sum(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For a = |z| in f64: (s, one), the Taylor sum and the constant per element, erf(a) = one + s and
+    erfc(a) = (1 - one) - s (from 1 on, s is -erfc(a) itself: erfc keeps its relative precision)."""
+    a = np.minimum(a, _SIX)
     k = np.rint(np.fmin(a * _PER_STEP, _LAST)).astype(np.intp)   # NaN -> the last centre
     d = a - k * _STEP                                        # NaN stays NaN through the sum
     coefficients = np.take(_ERF_TAYLOR, k, axis=1)          # [term, element]
-    y = coefficients[-1].copy()
+    s = coefficients[-1].copy()
     for c in coefficients[-2::-1]:                           # Horner's rule
-        y *= d
-        y += c
-    y += _ERF_ONE.take(k)                                    # erf = 1 - erfc from 1 on
-    return np.copysign(y, z, out=y)
+        s *= d
+        s += c
+    return s, _ERF_ONE.take(k)
 
 
-def erf(x: np.ndarray) -> np.ndarray:
-    """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept), ERF_BLOCK elements at a
-    time (the work arrays stay in the cache and their size bounded)."""
+def _erf_block(z: np.ndarray) -> np.ndarray:
+    s, one = _erf_sum(np.abs(z))
+    s += one                                                 # erf = 1 - erfc from 1 on
+    return np.copysign(s, z, out=s)
+
+
+def _blocked(fn, x: np.ndarray) -> np.ndarray:
+    """fn (elementwise, on 1-D f64) over x, ERF_BLOCK elements at a time: its work arrays stay in the cache
+    and their size bounded."""
     x = np.asarray(x, dtype=np.float64)
     if x.size <= ERF_BLOCK:
-        return _erf_block(x.reshape(-1)).reshape(x.shape)
+        return fn(x.reshape(-1)).reshape(x.shape)
     out = np.empty(x.shape)
     xs, ys = x.reshape(-1), out.reshape(-1)
     for i in range(0, xs.size, ERF_BLOCK):
-        ys[i:i + ERF_BLOCK] = _erf_block(xs[i:i + ERF_BLOCK])
+        ys[i:i + ERF_BLOCK] = fn(xs[i:i + ERF_BLOCK])
     return out
 
 
+def erf(x: np.ndarray) -> np.ndarray:
+    """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
+    return _blocked(_erf_block, x)
+
+
+_GILES_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                -0.00417768164, 0.246640727, 1.50140941)
+_GILES_LARGE = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                0.00943887047, 1.00167406, 2.83297682)
+
+
+def _erfinv_block(x: np.ndarray) -> np.ndarray:
+    """Giles' approximation of a = |erfinv(x)|, then Newton steps: on erf(a) = t = |x| below a = 1; from 1 on
+    (where erf rounds near 1), on log erfc(a) = log(1 - t) (1 - t exact for t >= 1/2; erfc from _erf_sum keeps
+    its relative precision, and its log is nearly a parabola, so the steps converge from Giles' far-tail
+    guesses too)."""
+    t = np.abs(x)
+    w = -np.log((1.0 - t) * (1.0 + t))
+    a = np.where(w < 5.0, np.polyval(_GILES_SMALL, w - 2.5), np.polyval(_GILES_LARGE, np.sqrt(w) - 3.0)) * t
+    inside = t < 1.0
+    a[~inside] = 0.0                                          # (|x| >= 1 and NaN: set below)
+    for _ in range(4):
+        s, one = _erf_sum(a)
+        slope = _TWO_OVER_SQRT_PI * np.exp(-a * a)            # erf'(a) = -erfc'(a)
+        tail = one > 0
+        e = -s                                                # erfc(a) where `tail`
+        step = np.where(tail, np.log(e / (1.0 - t)) * e, t - s) / slope
+        a += np.where(inside, step, 0.0)
+    a[t == 1.0] = np.inf
+    a[t > 1.0] = np.nan
+    a[np.isnan(t)] = np.nan
+    return np.copysign(a, x, out=a)                           # (erfinv(-0) = -0)
+
+
 def erfinv(x: np.ndarray) -> np.ndarray:
-    """Inverse of erf on f64: Giles' approximation, then Newton steps on erf(y) = x."""
-    x = np.asarray(x, dtype=np.float64)
+    """Inverse of erf on f64 values: +-inf at +-1, NaN beyond and for NaN, the sign of -0 kept."""
     with np.errstate(all="ignore"):
-        w = -np.log((1.0 - x) * (1.0 + x))
-        small = w < 5.0
-        ws = w - 2.5
-        wl = np.sqrt(np.maximum(w, 0.0)) - 3.0
-        ps = np.polyval([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-                         -0.00125372503, -0.00417768164, 0.246640727, 1.50140941], ws)
-        pl = np.polyval([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-                         -0.0076224613, 0.00943887047, 1.00167406, 2.83297682], wl)
-        y = np.where(small, ps, pl) * x
-        inside = np.abs(x) < 1.0
-        y = np.where(inside, y, 0.0)
-        for _ in range(3):
-            y = y - (erf(y) - x) / (_TWO_OVER_SQRT_PI * np.exp(-y * y))
-            y = np.where(inside, y, 0.0)
-    y = np.where(x == 1.0, np.inf, np.where(x == -1.0, -np.inf, y))
-    y = np.where(np.abs(x) > 1.0, np.nan, y)
-    return np.where(np.isnan(x), np.nan, np.where(x == 0, x, y))
+        return _blocked(_erfinv_block, x)
 
 
 # --- binary ---------------------------------------------------------------------------------------
