@@ -67,8 +67,6 @@ def _mish_f64(w):
     return t
 
 
-
-
 _SQRT2, _ONE, _HALF = np.sqrt(np.float64(2)), np.float64(1), np.float64(0.5)    # (f64 scalars: no conversion per call)
 
 
@@ -189,21 +187,24 @@ def prelu(data, slope):
         return np.where(w < 0, w * s, w).astype(data.dtype)
 
 
+def _widened_bytes(x) -> int:
+    """Bytes of x in its compute type when that is wider (narrow floats as f32), else 0."""
+    wide = accumulator_dtype(x.dtype)
+    return x.size * np.dtype(wide).itemsize if wide != x.dtype else 0
+
+
 def _gelu_workspace(ins, outs, kw):
     """Bytes of Gelu's temporaries beyond its output: x in its compute type (narrow floats widened), and with erf
     f64 arrays of one block: x, x / sqrt(2), |x|, the centre indices, the 6 gathered Taylor coefficients, the
     offsets, the sum and a mask (about 140 bytes an element)."""
-    n, dtype = ins[0].size, ins[0].dtype
-    wide = n * np.dtype(accumulator_dtype(dtype)).itemsize if accumulator_dtype(dtype) != dtype else 0
-    return wide + (0 if kw.get("approximation_mode", "erf") == "tanh" else 140 * min(n, _ERF_BLOCK))
+    erf_mode = kw.get("approximation_mode", "erf") != "tanh"
+    return _widened_bytes(ins[0]) + (140 * min(ins[0].size, _ERF_BLOCK) if erf_mode else 0)
 
 
 def _f64_blocks_workspace(ins, outs, kw):
     """Bytes of a kernel computed in f64 blocks (_in_f64_blocks) beyond its output: x in its compute type
     (narrow floats widened) and three f64 arrays of one block."""
-    n, dtype = ins[0].size, ins[0].dtype
-    wide = n * np.dtype(accumulator_dtype(dtype)).itemsize if accumulator_dtype(dtype) != dtype else 0
-    return wide + 3 * 8 * min(n, _ERF_BLOCK)
+    return _widened_bytes(ins[0]) + 3 * 8 * min(ins[0].size, _ERF_BLOCK)
 
 
 WORKSPACE = {"Gelu-2": _gelu_workspace, "Gelu-7": _gelu_workspace, "Mish-4": _f64_blocks_workspace,
