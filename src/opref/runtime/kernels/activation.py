@@ -11,7 +11,7 @@ import numpy as np
 
 from ...types import accumulator_dtype
 from ._elementwise import quiet, unary
-from .arithmetic import ERF_BLOCK as _ERF_BLOCK, erf
+from .arithmetic import ERF_BLOCK as _ERF_BLOCK, erf, in_f64_blocks
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
@@ -37,15 +37,8 @@ def _sigmoid(x):
 
 
 def _in_f64_blocks(fn):
-    """fn of f64 values computed ERF_BLOCK elements at a time, each block rounded once into an output of x's
-    type (the work arrays stay in the cache, their size bounded)."""
-    def compute(x):
-        out = np.empty(x.shape, x.dtype)
-        xs, ys = x.reshape(-1), out.reshape(-1)
-        for i in range(0, x.size, _ERF_BLOCK):
-            ys[i:i + _ERF_BLOCK] = fn(xs[i:i + _ERF_BLOCK].astype(np.float64))
-        return out
-    return compute
+    """fn of f64 values, computed in blocks and rounded once to x's type (arithmetic.in_f64_blocks)."""
+    return lambda x: in_f64_blocks(fn, x)
 
 
 def _softplus_f64(w):

@@ -124,22 +124,20 @@ def _erf_block(z: np.ndarray) -> np.ndarray:
     return np.copysign(s, z, out=s)
 
 
-def _blocked(fn, x: np.ndarray) -> np.ndarray:
-    """fn (elementwise, on 1-D f64) over x, ERF_BLOCK elements at a time: its work arrays stay in the cache
-    and their size bounded."""
-    x = np.asarray(x, dtype=np.float64)
-    if x.size <= ERF_BLOCK:
-        return fn(x.reshape(-1)).reshape(x.shape)
-    out = np.empty(x.shape)
+def in_f64_blocks(fn, x: np.ndarray, dtype=None) -> np.ndarray:
+    """fn (elementwise, on 1-D f64 arrays) over x, ERF_BLOCK elements at a time, each block computed in f64 and
+    rounded once into the result, of `dtype` (x's by default): the work arrays stay in the cache and their
+    size bounded."""
+    out = np.empty(x.shape, x.dtype if dtype is None else dtype)
     xs, ys = x.reshape(-1), out.reshape(-1)
     for i in range(0, xs.size, ERF_BLOCK):
-        ys[i:i + ERF_BLOCK] = fn(xs[i:i + ERF_BLOCK])
+        ys[i:i + ERF_BLOCK] = fn(xs[i:i + ERF_BLOCK].astype(np.float64, copy=False))
     return out
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """erf of f64 values (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
-    return _blocked(_erf_block, x)
+    """erf in f64 (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
+    return in_f64_blocks(_erf_block, np.asarray(x), np.float64)
 
 
 _GILES_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
@@ -174,7 +172,7 @@ def _erfinv_block(x: np.ndarray) -> np.ndarray:
 def erfinv(x: np.ndarray) -> np.ndarray:
     """Inverse of erf on f64 values: +-inf at +-1, NaN beyond and for NaN, the sign of -0 kept."""
     with np.errstate(all="ignore"):
-        return _blocked(_erfinv_block, x)
+        return in_f64_blocks(_erfinv_block, np.asarray(x), np.float64)
 
 
 # --- binary ---------------------------------------------------------------------------------------
