@@ -501,7 +501,7 @@ def _memo_key(node: Node, ins: list[TensorInfo | None]):
     if s.role in ("constant", "parameter") or node.bodies:
         return None
     for i in ins:        # (symbols are not part of a shape's equality: a layer with them is inferred itself)
-        if i is not None and (i.symbols is not None or i.exprs is not None or i.shape.named):
+        if _tracked(i) or (i is not None and i.shape.named):
             return None
     key = [s]
     valued = unvalued = False
