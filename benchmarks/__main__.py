@@ -1,8 +1,8 @@
 """python -m benchmarks [all|models|ops|overhead|infer|scan] [--quick] [--threads N] [--models a,b] [--ops a,b] [--repeat N] [--json OUT]
 
 Every runtime gets the same thread count: OpenVINO's INFERENCE_NUM_THREADS, onnxruntime's
-intra_op_num_threads, NumPy's BLAS through OPENBLAS/OMP/MKL_NUM_THREADS and opref's pooling through
-OPREF_NUM_THREADS, set here before numpy is first imported (this module imports nothing heavy before that)."""
+intra_op_num_threads, and NumPy's BLAS through OPENBLAS/OMP/MKL_NUM_THREADS, set here before
+numpy is first imported (this module imports nothing heavy before that)."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPREF_NUM_THREADS")
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def parse(argv):

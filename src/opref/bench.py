@@ -7,15 +7,14 @@ Throughput is the timed runs' count over their wall time.
 BLAS threads (NumPy's matrix products, and so opref's Convolution and MatMul kernels): OpenBLAS reads its
 thread count once, when NumPy loads it, and opref has loaded NumPy before a command runs. So `--threads T`
 limits the running pools through threadpoolctl when it is installed; without it, the bench runs again in
-a fresh Python process whose OPENBLAS/OMP/MKL_NUM_THREADS are T before NumPy starts. It also holds the threads
-opref's plane-parallel kernels (pooling) split their work over at T (runtime/kernels/_parallel.py)."""
+a fresh Python process whose OPENBLAS/OMP/MKL_NUM_THREADS are T before NumPy starts."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,14 +116,11 @@ def threads_plan(threads: int | None) -> Threads:
     return Threads(threads, "respawn", "")
 
 
-@contextmanager
 def limit(plan: Threads):
-    """A context manager that holds the plan's thread limit while it is open: BLAS's, and the threads of opref's
-    plane-parallel kernels (runtime/kernels/_parallel.py)."""
-    from .runtime.kernels import _parallel
-    with _threadpoolctl().threadpool_limits(limits=plan.count) if plan.how == "threadpoolctl" else nullcontext(), \
-            _parallel.limited(plan.count) if plan.count is not None else nullcontext():
-        yield
+    """A context manager that holds the plan's thread limit while it is open."""
+    if plan.how == "threadpoolctl":
+        return _threadpoolctl().threadpool_limits(limits=plan.count)
+    return nullcontext()
 
 
 def run_fresh(argv: list[str], threads: int) -> int:

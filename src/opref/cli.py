@@ -53,8 +53,7 @@ examples:
 BENCH_THREADS = """\
 --threads T: limits NumPy's BLAS thread pools (the matrix products under Convolution and MatMul) with
 threadpoolctl when it is installed; otherwise the bench runs in a fresh Python process whose
-OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and MKL_NUM_THREADS are T before NumPy starts. opref's own pooling
-kernels split their planes over T threads too (default: OPREF_NUM_THREADS, else those variables, else the CPUs)."""
+OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and MKL_NUM_THREADS are T before NumPy starts."""
 
 SHAPES_EXAMPLES = """\
 examples:

@@ -33,7 +33,6 @@ from ...opset.pooling import pool_output_dims
 from ...shapes import PartialShape
 from ...types import element_type
 from ..limits import check_size
-from ._parallel import over_planes
 
 
 def _geometry(op, shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad, rounding_type):
@@ -219,17 +218,12 @@ def _max_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
               index_element_type=None, axis=0):
     pads, dilations, out = _geometry(op, data.shape, kernel, strides, dilations, pads_begin, pads_end, auto_pad,
                                      rounding_type)
-    shape = data.shape[:2] + tuple(out)
+    ct = _compute_dtype(data.dtype)
+    x = data.astype(ct, copy=False)
+    shape = x.shape[:2] + tuple(out)
     if 0 in shape:
         empty = np.zeros(shape, data.dtype)
         return empty if index_element_type is None else (empty, np.zeros(shape, element_type(index_element_type).dtype))
-    if index_element_type is None:          # (the values of each plane are its own: computed by parts in threads)
-        values = over_planes(lambda part: _max_pool(op, part, kernel, strides, dilations, pads_begin, pads_end,
-                                                    auto_pad, rounding_type), data, shape, data.dtype)
-        if values is not None:
-            return values
-    ct = _compute_dtype(data.dtype)
-    x = data.astype(ct, copy=False)
     # OpenVINO's rule: start from the lowest finite value; the first data tap at or above it is taken,
     # then only strictly greater ones. So the value is a NaN-ignoring max that starts from the lowest
     # value (NaN and -inf are never taken), and the index is that of the first data tap equal to it;
@@ -357,10 +351,6 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
     shape = data.shape[:2] + tuple(out)
     if 0 in shape:
         return np.zeros(shape, data.dtype)
-    whole = over_planes(lambda part: _avg_pool(op, part, kernel, strides, dilations, pads_begin, pads_end, auto_pad,
-                                               rounding_type, exclude_pad), data, shape, data.dtype)
-    if whole is not None:                   # (each plane's averages are its own: computed by parts in threads)
-        return whole
     grid = _phase_plan(data.shape[2:], tuple(pads), tuple(kernel), tuple(strides), tuple(dilations), out)[1]
     with np.errstate(all="ignore"):            # (positions outside the windows may overflow)
         if math.prod(grid) <= GRID_WASTE * math.prod(out):
