@@ -118,7 +118,8 @@ def _erf_sum(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s, _ERF_ONE.take(k)
 
 
-def _erf_block(z: np.ndarray) -> np.ndarray:
+def erf_block(z: np.ndarray) -> np.ndarray:
+    """erf of a 1-D f64 array (one block: up to ERF_BLOCK elements keeps its work arrays in the cache)."""
     s, one = _erf_sum(np.abs(z))
     s += one                                                 # erf = 1 - erfc from 1 on
     return np.copysign(s, z, out=s)
@@ -137,7 +138,7 @@ def in_f64_blocks(fn, x: np.ndarray, dtype=None) -> np.ndarray:
 
 def erf(x: np.ndarray) -> np.ndarray:
     """erf in f64 (NaN stays NaN, erf(+-inf) = +-1, the sign of -0 kept)."""
-    return in_f64_blocks(_erf_block, np.asarray(x), np.float64)
+    return in_f64_blocks(erf_block, np.asarray(x), np.float64)
 
 
 _GILES_SMALL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
