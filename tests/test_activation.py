@@ -79,3 +79,25 @@ def test_softplus_and_mish_against_math(dtype):
     edges = np.array([np.inf, -np.inf, np.nan], dtype)
     soft = opref.run_op("SoftPlus-4", [edges])[0]
     assert soft[0] == np.inf and soft[1] == 0 and np.isnan(soft[2])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_sigmoid_follows_its_definition_at_the_extremes(dtype):
+    """Sigmoid = 1 / (1 + e^-x), from math.exp in f64 (Python's float, exact limits at +-inf), against opref's
+    formulation (e^-|x| chosen into the numerator per element): within 2 ulps of the type everywhere, exactly 1 and
+    0 at +-inf, 0.5 at +-0, NaN at NaN; a 0-d input gives a 0-d output."""
+    info = np.finfo(dtype)
+    x = np.array([0.0, -0.0, 1e-30, -1e-30, 0.5, -0.5, 3, -3, 17, -17, 40, -40, 90, -90, 745, -745,
+                  float(info.max), -float(info.max), float(info.tiny), np.inf, -np.inf, np.nan], np.float64).astype(dtype)
+    got = opref.run_op("Sigmoid-1", [x])[0]
+
+    def sigmoid(v):
+        if math.isnan(v):
+            return math.nan
+        return 1.0 / (1.0 + math.exp(-v)) if v > -700 else math.exp(v) / (1.0 + math.exp(v))
+    want = np.array([sigmoid(float(v)) for v in x]).astype(dtype)
+    assert got.dtype == dtype
+    np.testing.assert_array_max_ulp(got[:-1], want[:-1], maxulp=2)
+    assert np.isnan(got[-1]) and got[-3] == 1 and got[-2] == 0 and got[0] == got[1] == 0.5
+    scalar = opref.run_op("Sigmoid-1", [np.array(-3.0, dtype)])[0]
+    assert scalar.shape == () and scalar == got[7]
