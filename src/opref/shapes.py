@@ -103,6 +103,8 @@ class Dimension:
     def of(cls, x) -> "Dimension":
         """int -> static; -1 or None -> dynamic; (lo, hi) -> interval (hi -1/None: unbounded);
         "?", "5", "2..8", "..8", "2.." -> as OpenVINO writes them."""
+        if type(x) is int and x >= 0:
+            return _STATIC.get(x) or static_dim(x)
         if isinstance(x, Dimension):
             return x
         if x is None:
@@ -115,7 +117,7 @@ class Dimension:
                 return cls()
             if x < 0:
                 raise OprefError(f"invalid dimension {x}: negative")
-            return cls(x, x)
+            return static_dim(x)
         if isinstance(x, tuple) and len(x) == 2:
             lo, hi = x
             lo = 0 if lo is None or lo == -1 else int(lo)
@@ -127,10 +129,10 @@ class Dimension:
             return cls(0, None, x)
         if isinstance(x, str):
             s = x.strip()
+            if s.isdigit() and s.isascii():
+                return static_dim(int(s))
             if _NAME.fullmatch(s):          # a name: a dynamic dim with that symbol
                 return cls(0, None, Symbol(s))
-            if s.isascii() and s.isdigit():
-                return cls(int(s), int(s))
             if s in ("?", "-1"):
                 return cls()
             m = re.fullmatch(r"(\d*)\.\.(\d*)", s)
@@ -199,6 +201,9 @@ class Dimension:
     # (as OpenVINO's Dimension operators: adding 0, subtracting 0, multiplying by 1 or dividing by 1
     # gives the dim itself, its symbol kept; every other result has no symbol)
     def __add__(self, other) -> "Dimension":
+        b = _static_length(other)
+        if b and self.lo == self.hi and self.lo and self.expr is None:
+            return static_dim(self.lo + b)            # (the common case: two static lengths, neither 0)
         other = Dimension.of(other)
         if other.hi == 0:
             return self
@@ -210,6 +215,9 @@ class Dimension:
     __radd__ = __add__
 
     def __sub__(self, other) -> "Dimension":
+        b = _static_length(other)
+        if b and self.lo == self.hi and self.expr is None:
+            return static_dim(max(self.lo - b, 0))
         other = Dimension.of(other)
         if other.hi == 0:
             return self
@@ -218,6 +226,9 @@ class Dimension:
         return _exact(Dimension(lo, hi), self, other, lambda a, b: a - b)
 
     def __mul__(self, other) -> "Dimension":
+        b = _static_length(other)
+        if b is not None and b != 1 and self.lo == self.hi and self.lo != 1 and self.expr is None:
+            return static_dim(self.lo * b)
         other = Dimension.of(other)
         if other.lo == 1 and other.hi == 1:
             return self
@@ -248,6 +259,8 @@ class Dimension:
 
     def floordiv(self, divisor: int) -> "Dimension":
         """Floor division of every length (used by output-size formulas)."""
+        if self.lo == self.hi and self.expr is None:
+            return static_dim(self.lo // divisor)
         d = Dimension(self.lo // divisor, None if self.hi is None else self.hi // divisor)
         return _exact(d, self, None, lambda a, _: a.floordiv(divisor))
 
@@ -279,6 +292,32 @@ class Dimension:
     @property
     def symbol_name(self) -> str | None:
         return None if self.symbol is None else str(self.symbol)
+
+
+# Static dims without a symbol or an expression are immutable values that equal each other by length: the
+# lengths that occur are made once and shared (whole-graph inference and the reader make thousands).
+_STATIC: dict[int, Dimension] = {}
+_STATIC_KEPT = 1 << 16
+
+
+def _static_length(x) -> int | None:
+    """x's length when x is a static Dimension without an expression or an int >= 0, else None."""
+    t = type(x)
+    if t is int:
+        return x if x >= 0 else None
+    if t is Dimension and x.lo == x.hi and x.expr is None:
+        return x.lo
+    return None
+
+
+def static_dim(n: int) -> Dimension:
+    """The static dimension of length n >= 0 (no symbol, no expression), shared for lengths below 65536."""
+    d = _STATIC.get(n)
+    if d is None:
+        d = Dimension(n, n)
+        if n < _STATIC_KEPT:
+            _STATIC[n] = d
+    return d
 
 
 def exact(d: "Dimension"):
@@ -324,7 +363,7 @@ class PartialShape:
         elif dims is not None:
             if isinstance(dims, (int, np.integer)) or not hasattr(dims, "__iter__"):
                 raise OprefError(f"invalid shape {dims!r}: expected a sequence of dimensions")
-            dims = tuple(Dimension.of(d) for d in dims)
+            dims = tuple(map(Dimension.of, dims))
         object.__setattr__(self, "dims", dims)
 
     @classmethod
@@ -427,7 +466,7 @@ def _parse_shape(text: str):
         return None
     if s == "":
         return ()
-    return tuple(Dimension.of(p) for p in s.split(","))
+    return tuple(static_dim(int(p)) if p.isdigit() and p.isascii() else Dimension.of(p) for p in s.split(","))
 
 
 @dataclass(frozen=True)

@@ -357,8 +357,10 @@ def _avg_pool(op, data, kernel, strides, dilations, pads_begin, pads_end, auto_p
             total = _grid_sums(data, pads, kernel, strides, dilations, out, ct)
         else:                                  # few windows far apart (global pooling): the grid would be
             total, grid = _tap_sums(data, pads, kernel, strides, dilations, out, ct), out   # mostly unused
-        np.divide(total, _divisor(data.shape[2:], pads, kernel, strides, dilations, out, grid, exclude_pad, ct),
-                  out=total)                   # over the whole grid: long rows
+        geometry = (tuple(data.shape[2:]), tuple(map(tuple, pads)), tuple(kernel), tuple(strides), tuple(dilations),
+                    tuple(out), tuple(grid), bool(exclude_pad), ct)
+        divisor = _divisor_kept(*geometry) if math.prod(grid) <= DIVISOR_KEPT else _divisor(*geometry)
+        np.divide(total, divisor, out=total)   # over the whole grid: long rows
         if not element_type(data.dtype).is_float:
             np.rint(total, out=total)          # half to even, as OpenVINO rounds
     windows = total[(slice(None), slice(None)) + tuple(slice(0, o) for o in out)]
@@ -389,7 +391,7 @@ def _tap_sums(data, pads, kernel, strides, dilations, out, ct):
 
 
 def _divisor(sizes, pads, kernel, strides, dilations, out, grid, exclude_pad, ct):
-    """AvgPool's divisor of each window, laid out on the grid (1 outside the windows). As OpenVINO
+    """AvgPool's divisor of each window, laid out on the grid (1 outside the windows; read-only). As OpenVINO
     defines it: with exclude-pad, the data positions in the window; without it, the whole kernel when
     there is any padding (even where rounding up lets the window run past the padding), and the data
     positions when there is none. A window without any data gives 0, as OpenVINO's reference does
@@ -402,7 +404,13 @@ def _divisor(sizes, pads, kernel, strides, dilations, out, grid, exclude_pad, ct
             count = np.multiply.outer(count, _counts(size, pad, k, s, d, o))
     divisor = np.ones(grid, ct)
     divisor[tuple(slice(0, o) for o in out)] = np.maximum(count, 1)
+    divisor.flags.writeable = False
     return divisor
+
+
+# the divisors of planes up to this many grid positions (256 KB in f32) are made once per geometry and shared
+DIVISOR_KEPT = 1 << 16
+_divisor_kept = functools.lru_cache(maxsize=256)(_divisor)
 
 
 def _avg_pool_1(data, *, strides, pads_begin, pads_end, kernel, exclude_pad, rounding_type, auto_pad):
