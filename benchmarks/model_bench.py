@@ -3,9 +3,11 @@ original), load time and load memory, and a sanity diff of opref vs OpenVINO."""
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -46,9 +48,7 @@ def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
 
     progress(f"{name}: load")
     core = openvino_core()
-    row["opref_load_ms"] = measure(lambda: opref.load(xml), repeat, min_time=MIN_TIME)[0].ms
-    row["ov_read_model_ms"] = measure(lambda: core.read_model(str(xml)), repeat, min_time=MIN_TIME)[0].ms
-    row.update(load_phases(xml, repeat))
+    row.update(load_phases(xml, repeat, core.read_model))
     model = opref.load(xml)
     feeds = random_inputs(model, name)
 
@@ -98,11 +98,14 @@ def bench_model(name: str, threads: int, repeat: int, ref_limit: float) -> dict:
     return row
 
 
-def load_phases(xml: Path, repeat: int) -> dict:
-    """Where opref.load's time goes, each phase timed alone (median ms) on the same file: lxml's parse of the
-    XML; the parse plus a bare walk (every element visited and its attributes read, nothing checked or typed:
-    the least any reader on lxml does); read_graph (parse, attributes bound, ports, weights mapped, edges);
-    whole-graph shape inference; and the check of the shapes the IR declares against the inferred ones."""
+def load_phases(xml: Path, repeat: int, read_model) -> dict:
+    """opref.load and OpenVINO's `read_model` (a function of the path) of one file, and where load's time goes:
+    lxml's parse of the XML; the parse plus a bare walk (every element visited and its attributes read, nothing
+    checked or typed: the least any reader on lxml does); read_graph (parse, attributes bound, ports, weights
+    mapped, edges); whole-graph shape inference; the check of the shapes the IR declares against the inferred
+    ones. Timed in turns, one call of each per round, median ms over the rounds (at least `repeat`, and MIN_TIME
+    per measure in all, up to 200): a slow spell of the machine falls on all of them alike."""
+    import opref
     from opref.ir_xml.reader import parse_xml, read_graph
     from opref.runtime.infer import check_declared, infer_graph
     data = xml.read_bytes()
@@ -113,9 +116,20 @@ def load_phases(xml: Path, repeat: int) -> dict:
 
     graph = read_graph(xml)
     infos = infer_graph(graph, {})
-    phases = {"parse": lambda: parse_xml(data), "walk": walk, "read": lambda: read_graph(xml),
-              "infer": lambda: infer_graph(graph, {}), "check": lambda: check_declared(graph, infos)}
-    row = {f"load_{k}_ms": measure(f, repeat, min_time=MIN_TIME)[0].ms for k, f in phases.items()}
+    calls = {"opref_load": lambda: opref.load(xml), "ov_read_model": lambda: read_model(str(xml)),
+             "load_parse": lambda: parse_xml(data), "load_walk": walk, "load_read": lambda: read_graph(xml),
+             "load_infer": lambda: infer_graph(graph, {}), "load_check": lambda: check_declared(graph, infos)}
+    times: dict[str, list[float]] = {k: [] for k in calls}
+    for f in calls.values():            # warm-up
+        f()
+    start = time.perf_counter()
+    while len(times["opref_load"]) < repeat or (time.perf_counter() - start < MIN_TIME * len(calls)
+                                                  and len(times["opref_load"]) < 200):
+        for k, f in calls.items():
+            t0 = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - t0)
+    row = {f"{k}_ms": statistics.median(v) * 1e3 for k, v in times.items()}
     row["layers"] = len(graph.nodes)
     return row
 
@@ -156,7 +170,8 @@ def render(rows: list[dict], threads: int) -> str:
         "  workspace and the mapped weights are not counted), with the buffers the run plan keeps between runs, which",
         "  that run allocates (kept MB: those alone). 1st run ΔRSS: peak RSS growth of the first run (VmHWM",
         "  reset via /proc/self/clear_refs), with first-run caches, BLAS buffers and weight pages touched; page-granular.",
-        "load ms: opref.load (parse, validate, infer shapes; weights memory-mapped); read_model ms: OpenVINO's read_model.",
+        "load ms: opref.load (parse, validate, infer shapes; weights memory-mapped); read_model ms: OpenVINO's read_model",
+        "  (both timed in turns with the load phases below).",
         "load ΔRSS: peak RSS growth during opref.load in a fresh process, measured as",
         f"  {method};",
         "  it counts the pages of the mapped .bin that load touches as well as every copy it makes.",
@@ -176,10 +191,10 @@ def render_load(rows: list[dict]) -> str:
              fmt(r["opref_load_ms"], ".2f"), fmt(r["ov_read_model_ms"], ".2f"),
              fmt(ratio(r.get("load_walk_ms"), r["ov_read_model_ms"]), ".2f"),
              fmt(ratio(r["opref_load_ms"], r["ov_read_model_ms"]), ".2f")] for r in rows]
-    notes = ["Load phases, each timed alone (median ms): parse: lxml's parse of the XML (hardened parser); parse+walk: the",
-             "  parse and a bare walk reading every element's attributes (no typing, no checks: the least a reader on lxml",
-             "  does); read_graph: parse, attributes bound by the schemas, ports, weights mapped, edges, graph checks;",
-             "  infer: whole-graph shape inference; check: the IR's declared port shapes against the inferred ones.",
-             "  load = read_graph + infer + check (+ the model's variables); read_model: OpenVINO's reader, in C++ (pugixml,",
-             "  each node built and validated by its C++ op class)."]
+    notes = ["Load phases, timed in turns with load and read_model (one call of each per round; median ms over the rounds):",
+             "  parse: lxml's parse of the XML (hardened parser); parse+walk: the parse and a bare walk reading every element's",
+             "  attributes (no typing, no checks: the least a reader on lxml does); read_graph: parse, attributes bound by the",
+             "  schemas, ports, weights mapped, edges, graph checks; infer: whole-graph shape inference; check: the IR's declared",
+             "  port shapes against the inferred ones. load = read_graph + infer + check (+ the model's variables). read_model:",
+             "  OpenVINO's reader, in C++ (pugixml; each node built and validated by its C++ op class)."]
     return table(header, body) + "\n" + "\n".join(notes)
