@@ -466,7 +466,8 @@ def _parse_shape(text: str):
         return None
     if s == "":
         return ()
-    return tuple(static_dim(int(p)) if p.isdigit() and p.isascii() else Dimension.of(p) for p in s.split(","))
+    return tuple(static_dim(int(p)) if p.isdigit() and p.isascii() else Dimension.of(p)
+                 for p in map(str.strip, s.split(",")))
 
 
 @dataclass(frozen=True)
