@@ -104,7 +104,22 @@ class Dimension:
         """int -> static; -1 or None -> dynamic; (lo, hi) -> interval (hi -1/None: unbounded);
         "?", "5", "2..8", "..8", "2.." -> as OpenVINO writes them."""
         if type(x) is int and x >= 0:
-            return _STATIC.get(x) or static_dim(x)
+            return static_dim(x)
+        if isinstance(x, str):
+            s = x.strip()
+            if s.isdigit() and s.isascii():
+                return static_dim(int(s))
+            if _NAME.fullmatch(s):          # a name: a dynamic dim with that symbol
+                return cls(0, None, Symbol(s))
+            if s in ("?", "-1"):
+                return cls()
+            m = re.fullmatch(r"(\d*)\.\.(\d*)", s)
+            if m:
+                lo = int(m.group(1)) if m.group(1) else 0
+                hi = int(m.group(2)) if m.group(2) else None
+                if hi is not None and hi < lo:
+                    raise OprefError(f"invalid dimension {x!r}: upper bound below lower bound")
+                return cls(lo, hi)
         if isinstance(x, Dimension):
             return x
         if x is None:
@@ -127,21 +142,6 @@ class Dimension:
             return cls(lo, hi)
         if isinstance(x, Symbol):
             return cls(0, None, x)
-        if isinstance(x, str):
-            s = x.strip()
-            if s.isdigit() and s.isascii():
-                return static_dim(int(s))
-            if _NAME.fullmatch(s):          # a name: a dynamic dim with that symbol
-                return cls(0, None, Symbol(s))
-            if s in ("?", "-1"):
-                return cls()
-            m = re.fullmatch(r"(\d*)\.\.(\d*)", s)
-            if m:
-                lo = int(m.group(1)) if m.group(1) else 0
-                hi = int(m.group(2)) if m.group(2) else None
-                if hi is not None and hi < lo:
-                    raise OprefError(f"invalid dimension {x!r}: upper bound below lower bound")
-                return cls(lo, hi)
         raise OprefError(f"invalid dimension {x!r}")
 
     @classmethod
@@ -466,8 +466,7 @@ def _parse_shape(text: str):
         return None
     if s == "":
         return ()
-    return tuple(static_dim(int(p)) if p.isdigit() and p.isascii() else Dimension.of(p)
-                 for p in map(str.strip, s.split(",")))
+    return tuple(map(Dimension.of, s.split(",")))
 
 
 @dataclass(frozen=True)
