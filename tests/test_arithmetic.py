@@ -191,9 +191,8 @@ def test_pdpd_broadcast_axes(a, b, axis, expected):
 
 def test_per_channel_broadcast_runs_with_a_row_long_buffer():
     """A binary op broadcast along trailing axes (a per-channel bias over [N, C, H, W]) runs with NumPy's ufunc
-    buffer one row long, rows of 128 to 255 elements with a 4096-element one (kernels/_elementwise.row_buffer): the
-    same bits as plain NumPy, the buffer size restored afterwards, also when the kernel raises; equal shapes, small
-    arrays and rows under 128 keep NumPy's default."""
+    buffer one row long (kernels/_elementwise.row_buffer): the same bits as plain NumPy, the buffer size restored
+    afterwards, also when the kernel raises; equal shapes, small arrays and short rows keep NumPy's default."""
     from opref.runtime.kernels import KERNELS
     from opref.runtime.kernels._elementwise import binary, row_buffer
     rng = np.random.default_rng(5)
@@ -203,13 +202,10 @@ def test_per_channel_broadcast_runs_with_a_row_long_buffer():
     assert row_buffer(x, b) == row_buffer(b, x) == 3040
     assert row_buffer(x, x) == 0 and row_buffer(x[:, :4], b[:, :4]) == 0                  # equal; small
     assert row_buffer(np.ones((1, 2048, 7, 7)), np.ones((1, 2048, 1, 1))) == 0           # rows of 49
-    short = rng.standard_normal((1, 1020, 14, 14)).astype(np.float32)
-    assert row_buffer(short, short[:, :, :1, :1]) == 4096                              # rows of 196: a few per buffer
     assert row_buffer(x, rng.standard_normal((1, 1, 55, 1)).astype(np.float32)) == 0    # not along trailing axes
     for op, fn in (("Add-1", np.add), ("Multiply-1", np.multiply), ("Subtract-1", np.subtract)):
-        for data, bias in ((x, b), (short, short[:, :, :1, :1] + 1)):
-            got = KERNELS[op](data, bias, auto_broadcast="numpy")
-            assert got.tobytes() == fn(data, bias).tobytes() and np.getbufsize() == default, op
+        got = KERNELS[op](x, b, auto_broadcast="numpy")
+        assert got.tobytes() == fn(x, b).tobytes() and np.getbufsize() == default, op
 
     def fails(a, b):
         raise ZeroDivisionError

@@ -56,9 +56,7 @@ def row_buffer(a: np.ndarray, b: np.ndarray) -> int:
     copies them through the buffer, and the operation runs 2-4x slower than looping over the rows directly (a bias
     over 64 planes of 55x55: 81 vs 26 us; 256 planes of 56x56: 421 vs 244 us; 1024 of 14x14: 77 vs 50 us, here).
     A buffer one row long keeps it direct. Rows under 128 elements gain from the buffer (2048 planes of 8x8: 43 vs
-    82 us), and small operations from nothing: both are left as they are. Rows of 128 to 255 elements are fastest
-    through a buffer of 4096 (1020 planes of 14x14: 58 us, against 70 with NumPy's and 73 with one row's; from 256
-    on one row's wins: 781 planes of 16x16, 45 vs 64 and 69 us). (Results do not depend on the buffer.)"""
+    82 us), and small operations from nothing: both are left as they are. (Results do not depend on the buffer.)"""
     if a.ndim != b.ndim:
         return 0
     big, small = (a, b) if a.size >= b.size else (b, a)
@@ -73,7 +71,7 @@ def row_buffer(a: np.ndarray, b: np.ndarray) -> int:
         row *= n
     if not 128 <= row < np.getbufsize() // 2 or big.size < 2 * row:
         return 0
-    return 4096 if row < 256 else -(-row // 16) * 16
+    return -(-row // 16) * 16
 
 
 def _with_raw(make: Callable, fn: Callable) -> Callable:
